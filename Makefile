@@ -1,0 +1,57 @@
+# minhash: near-duplicate text detection for PostgreSQL (PGXS build).
+
+EXTENSION = minhash
+MODULE_big = minhash
+DATA = sql/minhash--1.0.sql
+PGFILEDESC = "minhash - MinHash signatures and resemblance for near-duplicate text"
+
+# The engine: C++17, no PostgreSQL header (src/core/minhash_core.h is the boundary).
+CORE_OBJS = \
+	src/core/builder.o \
+	src/core/compare.o \
+	src/core/distinct_counter.o \
+	src/core/hash_family.o \
+	src/core/params.o \
+	src/core/signature_binary.o \
+	src/core/signature_text.o \
+	src/core/tokenizer.o \
+	src/core/tokens.o
+
+# The glue: one C file per SQL concern.
+GLUE_OBJS = \
+	src/minhash_build.o \
+	src/minhash_compare.o \
+	src/minhash_guc.o \
+	src/minhash_io.o \
+	src/minhash_ops.o \
+	src/minhash_type.o
+
+OBJS = $(GLUE_OBJS) $(CORE_OBJS)
+
+REGRESS = setup type io build tokenizer compare opclass mismatch
+
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
+PG_CXXFLAGS = -std=c++17
+SHLIB_LINK = -lstdc++
+EXTRA_CLEAN = test/core/core_test test/core/*.o
+
+# Our functions are called through fmgr, so JIT has nothing to inline, and
+# C++ bitcode would need a clang matching the server's LLVM: skip bitcode.
+override with_llvm = no
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# The min-update loop is the hot path: let GCC vectorize it (-O2 does not).
+src/core/hash_family.o: CXXFLAGS += -O3
+
+# Core unit tests: the engine alone, under AddressSanitizer and UBSan.
+CORE_SOURCES = $(CORE_OBJS:.o=.cpp)
+SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+test/core/core_test: test/core/core_test.cpp $(CORE_SOURCES) src/core/*.h src/core/*.hpp src/core/*.inc
+	$(CXX) -std=c++17 -O1 -g -Wall -Wextra $(SANITIZE) -Isrc/core -o $@ test/core/core_test.cpp $(CORE_SOURCES)
+
+.PHONY: core-test
+core-test: test/core/core_test
+	test/core/core_test

@@ -1,0 +1,248 @@
+/* minhash--1.0.sql: MinHash signatures for near-duplicate text detection */
+
+\echo Use "CREATE EXTENSION minhash" to load this file. \quit
+
+-------------------------------------------------------------------------------
+-- The type
+-------------------------------------------------------------------------------
+
+CREATE TYPE minhash;
+
+CREATE FUNCTION minhash_in(cstring, oid, integer) RETURNS minhash
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_out(minhash) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_recv(internal, oid, integer) RETURNS minhash
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_send(minhash) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_typmod_in(cstring[]) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_typmod_out(integer) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Hash values are random: compression cannot shrink them, so do not try.
+CREATE TYPE minhash (
+	INPUT = minhash_in,
+	OUTPUT = minhash_out,
+	RECEIVE = minhash_recv,
+	SEND = minhash_send,
+	TYPMOD_IN = minhash_typmod_in,
+	TYPMOD_OUT = minhash_typmod_out,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external
+);
+
+COMMENT ON TYPE minhash IS 'MinHash signature of a document''s shingles; minhash(n) holds n hash values';
+
+-- The length-coercion cast that enforces minhash(n).
+CREATE FUNCTION minhash(minhash, integer, boolean) RETURNS minhash
+	AS 'MODULE_PATHNAME', 'minhash_enforce_typmod' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE CAST (minhash AS minhash) WITH FUNCTION minhash(minhash, integer, boolean) AS IMPLICIT;
+
+COMMENT ON FUNCTION minhash(minhash, integer, boolean) IS 'checks that a signature has the number of hash values of minhash(n)';
+
+-------------------------------------------------------------------------------
+-- Building signatures
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION minhash(doc text, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS minhash
+	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash(text, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words)';
+
+CREATE FUNCTION minhash_chars(doc text, q integer DEFAULT 5, num_perm integer DEFAULT 128, seed integer DEFAULT 0)
+	RETURNS minhash
+	AS 'MODULE_PATHNAME', 'minhash_chars' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_chars(text, integer, integer, integer) IS 'MinHash signature of a document''s character shingles (q consecutive characters of its words, one space between words)';
+
+CREATE FUNCTION minhash(elements text[], num_perm integer DEFAULT 128, seed integer DEFAULT 0)
+	RETURNS minhash
+	AS 'MODULE_PATHNAME', 'minhash_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash(text[], integer, integer) IS 'MinHash signature of a set of strings, each taken as it is';
+
+CREATE FUNCTION shingle_hashes(doc text, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'minhash_shingle_hashes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION shingle_hashes(text, integer, integer) IS 'distinct 64-bit hashes of a document''s word shingles, sorted: the set minhash() samples';
+
+CREATE FUNCTION minhash_tokens(doc text) RETURNS text[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_tokens(text) IS 'the case-folded words minhash() shingles, in document order';
+
+-------------------------------------------------------------------------------
+-- What a signature records
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION minhash_size(minhash) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_size(minhash) IS 'number of distinct shingles in the signature''s document';
+
+CREATE FUNCTION minhash_size_is_estimated(minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_size_is_estimated(minhash) IS 'true when the document had too many distinct shingles (over 524,288) to count exactly';
+
+CREATE FUNCTION minhash_kind(minhash) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_kind(minhash) IS 'what the signature''s set is made of: words, chars or set';
+
+CREATE FUNCTION minhash_shingle_size(minhash) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_shingle_size(minhash) IS 'words or characters per shingle; null for sets';
+
+CREATE FUNCTION minhash_seed(minhash) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_seed(minhash) IS 'seed of the signature''s hash functions';
+
+CREATE FUNCTION minhash_num_perm(minhash) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_num_perm(minhash) IS 'number of hash values in the signature';
+
+-------------------------------------------------------------------------------
+-- Comparing signatures
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION resemblance(a minhash, b minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_resemblance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION resemblance(minhash, minhash) IS 'estimated resemblance (Jaccard index of the shingle sets): the fraction of agreeing hash values';
+
+CREATE FUNCTION resembles(a minhash, b minhash, threshold double precision) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_resembles' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query';
+
+CREATE FUNCTION containment(a minhash, b minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_containment' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION containment(minhash, minhash) IS 'estimated fraction of the first document''s shingles found in the second';
+
+-- STABLE, not IMMUTABLE: the answer depends on the minhash.threshold setting.
+CREATE FUNCTION minhash_similar(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_similar(minhash, minhash) IS 'true when the estimated resemblance is at least minhash.threshold';
+
+CREATE FUNCTION minhash_distance(minhash, minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_distance(minhash, minhash) IS 'estimated Jaccard distance: 1 - resemblance';
+
+CREATE OPERATOR % (
+	LEFTARG = minhash,
+	RIGHTARG = minhash,
+	FUNCTION = minhash_similar,
+	COMMUTATOR = %,
+	RESTRICT = matchingsel,
+	JOIN = matchingjoinsel
+);
+
+COMMENT ON OPERATOR %(minhash, minhash) IS 'is a near-duplicate: estimated resemblance at least minhash.threshold';
+
+CREATE OPERATOR <%> (
+	LEFTARG = minhash,
+	RIGHTARG = minhash,
+	FUNCTION = minhash_distance,
+	COMMUTATOR = <%>
+);
+
+COMMENT ON OPERATOR <%>(minhash, minhash) IS 'estimated Jaccard distance: 1 - resemblance';
+
+-------------------------------------------------------------------------------
+-- Equality and order: btree and hash opclasses for GROUP BY, DISTINCT, UNIQUE
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION minhash_eq(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_ne(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_lt(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_le(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_gt(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_ge(minhash, minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_cmp(minhash, minhash) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_hash(minhash) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_hash_extended(minhash, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION minhash_eq(minhash, minhash) IS 'signatures are identical';
+COMMENT ON FUNCTION minhash_ne(minhash, minhash) IS 'signatures differ';
+COMMENT ON FUNCTION minhash_lt(minhash, minhash) IS 'byte order of signatures: less than';
+COMMENT ON FUNCTION minhash_le(minhash, minhash) IS 'byte order of signatures: less than or equal';
+COMMENT ON FUNCTION minhash_gt(minhash, minhash) IS 'byte order of signatures: greater than';
+COMMENT ON FUNCTION minhash_ge(minhash, minhash) IS 'byte order of signatures: greater than or equal';
+COMMENT ON FUNCTION minhash_cmp(minhash, minhash) IS 'btree support: byte order of signatures';
+COMMENT ON FUNCTION minhash_hash(minhash) IS 'hash support: hash of a signature''s bytes';
+COMMENT ON FUNCTION minhash_hash_extended(minhash, bigint) IS 'hash support: seeded 64-bit hash of a signature''s bytes';
+
+CREATE OPERATOR = (
+	LEFTARG = minhash, RIGHTARG = minhash, FUNCTION = minhash_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = minhash, RIGHTARG = minhash, FUNCTION = minhash_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = minhash, RIGHTARG = minhash, FUNCTION = minhash_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = minhash, RIGHTARG = minhash, FUNCTION = minhash_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = minhash, RIGHTARG = minhash, FUNCTION = minhash_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = minhash, RIGHTARG = minhash, FUNCTION = minhash_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR =(minhash, minhash) IS 'signatures are identical';
+COMMENT ON OPERATOR <>(minhash, minhash) IS 'signatures differ';
+COMMENT ON OPERATOR <(minhash, minhash) IS 'byte order of signatures: less than';
+COMMENT ON OPERATOR <=(minhash, minhash) IS 'byte order of signatures: less than or equal';
+COMMENT ON OPERATOR >(minhash, minhash) IS 'byte order of signatures: greater than';
+COMMENT ON OPERATOR >=(minhash, minhash) IS 'byte order of signatures: greater than or equal';
+
+CREATE OPERATOR CLASS minhash_ops DEFAULT FOR TYPE minhash USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 minhash_cmp(minhash, minhash);
+
+CREATE OPERATOR CLASS minhash_ops DEFAULT FOR TYPE minhash USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 minhash_hash(minhash),
+	FUNCTION 2 minhash_hash_extended(minhash, bigint);
+
+COMMENT ON OPERATOR CLASS minhash_ops USING btree IS 'identity and byte order of signatures, for GROUP BY, DISTINCT and UNIQUE';
+COMMENT ON OPERATOR CLASS minhash_ops USING hash IS 'identity of signatures, for hashed GROUP BY and DISTINCT';

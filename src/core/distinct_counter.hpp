@@ -1,0 +1,40 @@
+// distinct_counter.hpp
+//   Counts a document's distinct shingle hashes in caller-owned memory.
+//   Exact while they fit in the table; past that, adaptive sampling
+//   (Flajolet 1990): keep only hashes whose top `level` bits are zero and
+//   estimate count * 2^level, with a relative error near 1/sqrt(capacity/2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace minhash {
+
+struct DistinctCounter {
+    uint64_t *table;    // capacity slots, 0 = empty
+    uint64_t *scratch;  // capacity / 2 + 1 slots, used while subsampling
+    uint64_t capacity;  // a power of two
+    uint64_t count;     // hashes in the table
+    uint32_t level;     // sampling level; 0 = exact
+};
+
+constexpr uint64_t kMinCounterCapacity = 16;
+constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20;  // 8 MB table + 4 MB scratch
+
+// Table capacity for at most max_elements distinct hashes.
+uint64_t distinct_counter_capacity(uint64_t max_elements);
+
+// Slots (uint64_t) of caller memory a counter of this capacity needs.
+inline uint64_t distinct_counter_slots(uint64_t capacity) { return capacity + capacity / 2 + 1; }
+
+void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t capacity);
+
+void distinct_counter_add(DistinctCounter *counter, uint64_t hash);
+
+uint64_t distinct_counter_estimate(const DistinctCounter *counter);
+
+inline bool distinct_counter_is_exact(const DistinctCounter *counter) {
+    return counter->level == 0;
+}
+
+}  // namespace minhash

@@ -1,0 +1,40 @@
+// hash_family.cpp: multiply-shift permutations and the hot min-update loop.
+#include "hash_family.hpp"
+
+namespace minhash {
+
+namespace {
+
+// splitmix64 (Steele, Lea, Flood 2014): a fixed, well-mixed stream.
+uint64_t splitmix64_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void hash_family_parameters(int32_t seed, uint32_t n, uint64_t *a, uint64_t *b) {
+    uint64_t state = static_cast<uint32_t>(seed);
+    for (uint32_t i = 0; i < n; i++) {
+        a[i] = splitmix64_next(&state) | 1;
+        b[i] = splitmix64_next(&state);
+    }
+}
+
+// The loop is where all the time goes.  Compiled once per instruction set and
+// picked at load time: AVX-512 has a native 64-bit multiply, AVX2 emulates it
+// with three 32-bit ones, plain x86-64 runs it scalar.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#endif
+void update_minimums(uint64_t x, const uint64_t *__restrict a, const uint64_t *__restrict b,
+                     uint32_t *__restrict mins, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t value = static_cast<uint32_t>((a[i] * x + b[i]) >> 32);
+        mins[i] = value < mins[i] ? value : mins[i];
+    }
+}
+
+}  // namespace minhash

@@ -1,0 +1,70 @@
+// tokenizer_impl.hpp: the tokenize() loop, inlined into each sink's caller.
+#pragma once
+
+namespace minhash {
+
+// Folded ASCII byte, or 0 for a separator (ASCII letters and digits only).
+struct AsciiFoldTable {
+    unsigned char folded[128];
+    constexpr AsciiFoldTable() : folded() {
+        for (int c = 0; c < 128; c++) {
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) folded[c] = static_cast<unsigned char>(c);
+            if (c >= 'A' && c <= 'Z') folded[c] = static_cast<unsigned char>(c + 32);
+        }
+    }
+};
+inline constexpr AsciiFoldTable kAsciiFold{};
+
+template <typename Sink>
+void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece,
+              Sink &sink) {
+    unsigned char word[kWordPieceBytes];
+    size_t word_length = 0;
+    bool in_word = false;
+    size_t i = *position;
+    const size_t stop_after = piece < length - i ? i + piece : length;
+
+    while (i < length) {
+        const unsigned char byte = text[i];
+        uint32_t code_point;
+        size_t advance = 1;
+        if (byte < 0x80) {
+            const unsigned char folded = kAsciiFold.folded[byte];
+            if (folded != 0) {
+                if (word_length == sizeof word) {
+                    sink.word_piece(word, word_length);
+                    word_length = 0;
+                }
+                word[word_length++] = folded;
+                in_word = true;
+                i++;
+                continue;
+            }
+            code_point = byte;
+        } else {
+            code_point = decode_utf8(text + i, length - i, &advance);
+            if (is_word_character(code_point)) {
+                if (word_length + 4 > sizeof word) {
+                    sink.word_piece(word, word_length);
+                    word_length = 0;
+                }
+                word_length += encode_utf8(fold_case(code_point), word + word_length);
+                in_word = true;
+                i += advance;
+                continue;
+            }
+        }
+        // a separator
+        i += advance;
+        if (in_word) {
+            sink.word_end(word, word_length);
+            word_length = 0;
+            in_word = false;
+            if (i >= stop_after) break;
+        }
+    }
+    if (in_word) sink.word_end(word, word_length);
+    *position = i;
+}
+
+}  // namespace minhash

@@ -1,0 +1,52 @@
+/*
+ * minhash.h
+ *	  The stored minhash value and helpers shared by the glue files.
+ */
+#ifndef MINHASH_H
+#define MINHASH_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+
+#include "minhash_core.h"
+
+/*
+ * On-disk layout.  Fields are native-endian; padding is always zero so that
+ * equal signatures are equal bytes (btree and hash opclasses rely on it).
+ */
+typedef struct MinHash
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	uint8		version;		/* MH_FORMAT_VERSION */
+	uint8		kind;			/* MhKind */
+	uint8		flags;			/* MH_FLAG_* */
+	uint8		reserved;		/* zero */
+	uint16		shingle_size;	/* k or q; 0 for sets */
+	uint16		reserved2;		/* zero */
+	int32		seed;
+	uint32		num_perm;
+	uint64		distinct_shingles;
+	uint32		values[FLEXIBLE_ARRAY_MEMBER];
+} MinHash;
+
+#define MINHASH_SIZE(num_perm) (offsetof(MinHash, values) + sizeof(uint32) * (num_perm))
+
+#define DatumGetMinHashP(x)		((MinHash *) PG_DETOAST_DATUM(x))
+#define PG_GETARG_MINHASH_P(n)	DatumGetMinHashP(PG_GETARG_DATUM(n))
+#define PG_RETURN_MINHASH_P(x)	PG_RETURN_POINTER(x)
+
+/* minhash_guc.c */
+extern double minhash_similarity_threshold;
+
+/* minhash_type.c */
+extern MinHash *minhash_from_summary(const MhSummary *summary, const uint32 *values);
+extern void minhash_get_summary(const MinHash *sig, MhSummary *summary);
+extern void minhash_describe_params(StringInfo buf, const MhParams *params);
+extern void minhash_report_params_error(MhStatus status, int32 num_perm, int32 shingle_size);
+extern void minhash_check_comparable(const MinHash *a, const MinHash *b);
+extern double minhash_check_threshold(double threshold);
+extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
+
+#endif							/* MINHASH_H */

@@ -1,0 +1,269 @@
+/*
+ * minhash_build.c
+ *	  Building signatures: minhash(text), minhash_chars(text), minhash(text[]),
+ *	  and shingle_hashes(text) for exact computations.
+ *
+ * The core never sees PostgreSQL: we size and allocate its state, then feed
+ * the document a piece at a time and check for interrupts in between, so a
+ * 200 MB document can be cancelled.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "minhash.h"
+
+/* Bytes of text tokenized between two interrupt checks. */
+#define FEED_PIECE_BYTES (1024 * 1024)
+
+/* Elements of a set added between two interrupt checks. */
+#define FEED_PIECE_ELEMENTS 65536
+
+/*
+ * The document as UTF-8.  The tokenizer reads UTF-8 whatever the database
+ * encoding, so the same text gives the same signature everywhere.
+ */
+static const char *
+document_utf8(text *doc, size_t *length)
+{
+	const char *data = VARDATA_ANY(doc);
+	int			bytes = VARSIZE_ANY_EXHDR(doc);
+	const char *converted;
+
+	if (GetDatabaseEncoding() == PG_UTF8 || bytes == 0)
+	{
+		*length = (size_t) bytes;
+		return data;
+	}
+	converted = (const char *) pg_server_to_any(data, bytes, PG_UTF8);
+	*length = converted == data ? (size_t) bytes : strlen(converted);
+	return converted;
+}
+
+static MhParams
+make_params(MhKind kind, int32 num_perm, int32 shingle_size, int32 seed)
+{
+	MhParams	params;
+	MhStatus	status;
+
+	memset(&params, 0, sizeof(params));
+	params.kind = (uint8) kind;
+	params.num_perm = num_perm < 0 ? 0 : (uint32) num_perm;
+	params.shingle_size = (shingle_size < 0 || shingle_size > PG_UINT16_MAX) ? 0 : (uint16) shingle_size;
+	params.seed = seed;
+	status = mh_check_params(&params);
+	minhash_report_params_error(status, num_perm, shingle_size);
+	return params;
+}
+
+/* Allocate and initialize a builder for at most max_elements shingles. */
+static void *
+builder_create(const MhParams *params, uint64 max_elements)
+{
+	size_t		size = mh_builder_size(params, max_elements);
+	void	   *builder;
+	MhStatus	status;
+
+	if (size == 0)
+		elog(ERROR, "minhash engine rejected its parameters");
+	builder = palloc(size);
+	status = mh_builder_init(builder, size, params, max_elements);
+	if (status != MH_OK)
+		elog(ERROR, "could not initialize minhash builder: status %d", (int) status);
+	return builder;
+}
+
+static MinHash *
+builder_finish(void *builder, const MhParams *params)
+{
+	MhSummary	summary;
+	uint32	   *values = palloc(sizeof(uint32) * params->num_perm);
+	MinHash    *sig;
+
+	if (mh_builder_finish(builder, &summary, values) != MH_OK)
+		elog(ERROR, "could not finish minhash signature");
+	sig = minhash_from_summary(&summary, values);
+	pfree(values);
+	pfree(builder);
+	return sig;
+}
+
+/* Tokenize a whole document into the builder, interruptibly. */
+static void
+feed_document(void *builder, const char *data, size_t length)
+{
+	size_t		position = 0;
+
+	while (position < length)
+	{
+		MhStatus	status;
+
+		CHECK_FOR_INTERRUPTS();
+		status = mh_builder_feed_text(builder, data, length, &position, FEED_PIECE_BYTES);
+		if (status != MH_OK)
+			elog(ERROR, "could not tokenize document: status %d", (int) status);
+	}
+}
+
+/*
+ * An upper bound on a document's distinct shingles, which sizes the exact
+ * distinct counter: words are separated by at least one byte, and a
+ * character is at least one byte.
+ */
+static uint64
+max_shingles(MhKind kind, size_t length)
+{
+	return kind == MH_KIND_WORDS ? length / 2 + 1 : length + 1;
+}
+
+static MinHash *
+signature_of_text(text *doc, MhKind kind, int32 num_perm, int32 shingle_size, int32 seed)
+{
+	MhParams	params = make_params(kind, num_perm, shingle_size, seed);
+	size_t		length;
+	const char *data = document_utf8(doc, &length);
+	void	   *builder = builder_create(&params, max_shingles(kind, length));
+
+	feed_document(builder, data, length);
+	return builder_finish(builder, &params);
+}
+
+PG_FUNCTION_INFO_V1(minhash_words);
+/* minhash(doc text, num_perm int, shingle_size int, seed int) */
+Datum
+minhash_words(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_MINHASH_P(signature_of_text(PG_GETARG_TEXT_PP(0), MH_KIND_WORDS,
+										  PG_GETARG_INT32(1), PG_GETARG_INT32(2),
+										  PG_GETARG_INT32(3)));
+}
+
+PG_FUNCTION_INFO_V1(minhash_chars);
+/* minhash_chars(doc text, q int, num_perm int, seed int) */
+Datum
+minhash_chars(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_MINHASH_P(signature_of_text(PG_GETARG_TEXT_PP(0), MH_KIND_CHARS,
+										  PG_GETARG_INT32(2), PG_GETARG_INT32(1),
+										  PG_GETARG_INT32(3)));
+}
+
+PG_FUNCTION_INFO_V1(minhash_set);
+/* minhash(elements text[], num_perm int, seed int): each element as is */
+Datum
+minhash_set(PG_FUNCTION_ARGS)
+{
+	ArrayType  *elements = PG_GETARG_ARRAYTYPE_P(0);
+	MhParams	params = make_params(MH_KIND_SET, PG_GETARG_INT32(1), 0, PG_GETARG_INT32(2));
+	Datum	   *datums;
+	bool	   *nulls;
+	int			count;
+	void	   *builder;
+
+	deconstruct_array(elements, TEXTOID, -1, false, TYPALIGN_INT, &datums, &nulls, &count);
+	builder = builder_create(&params, (uint64) count);
+	for (int i = 0; i < count; i++)
+	{
+		text	   *element;
+		size_t		length;
+		const char *data;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("array of set elements must not contain nulls")));
+		if (i % FEED_PIECE_ELEMENTS == 0)
+			CHECK_FOR_INTERRUPTS();
+		element = DatumGetTextPP(datums[i]);
+		data = document_utf8(element, &length);
+		if (mh_builder_add_element(builder, data, length) != MH_OK)
+			elog(ERROR, "could not add set element");
+	}
+	PG_RETURN_MINHASH_P(builder_finish(builder, &params));
+}
+
+/* Order for qsort: shingle hashes as bigint. */
+static int
+compare_hashes(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+PG_FUNCTION_INFO_V1(minhash_shingle_hashes);
+/*
+ * shingle_hashes(doc text, shingle_size int, seed int): the distinct 64-bit
+ * hashes of a document's word shingles, sorted: the exact set a signature
+ * samples, for exact resemblance in SQL.
+ */
+Datum
+minhash_shingle_hashes(PG_FUNCTION_ARGS)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	MhParams	params = make_params(MH_KIND_WORDS, 1, PG_GETARG_INT32(1), PG_GETARG_INT32(2));
+	size_t		length;
+	const char *data = document_utf8(doc, &length);
+	uint64		capacity = max_shingles(MH_KIND_WORDS, length);
+	uint64	   *hashes = palloc_extended(sizeof(uint64) * capacity, MCXT_ALLOC_HUGE);
+	void	   *builder = builder_create(&params, capacity);
+	MhSummary	summary;
+	uint32		unused_value;
+	uint64		count;
+	uint64		distinct = 0;
+	Datum	   *datums;
+
+	if (mh_builder_collect(builder, hashes, capacity) != MH_OK)
+		elog(ERROR, "could not collect shingle hashes");
+	feed_document(builder, data, length);
+	if (mh_builder_finish(builder, &summary, &unused_value) != MH_OK)
+		elog(ERROR, "could not finish shingling");
+	count = mh_builder_collected(builder);
+	pfree(builder);
+
+	qsort(hashes, count, sizeof(uint64), compare_hashes);
+	datums = palloc_extended(sizeof(Datum) * (count + 1), MCXT_ALLOC_HUGE);
+	for (uint64 i = 0; i < count; i++)
+		if (i == 0 || hashes[i] != hashes[i - 1])
+			datums[distinct++] = Int64GetDatum((int64) hashes[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(datums, (int) distinct, INT8OID, 8,
+										  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+PG_FUNCTION_INFO_V1(minhash_tokens);
+/* minhash_tokens(doc text): the folded words minhash() shingles, in order */
+Datum
+minhash_tokens(PG_FUNCTION_ARGS)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	size_t		length;
+	const char *data = document_utf8(doc, &length);
+	size_t		capacity = mh_tokens_capacity(length);
+	char	   *words = palloc_extended(capacity, MCXT_ALLOC_HUGE);
+	size_t		words_length = 0;
+	size_t		position = 0;
+	ArrayBuildState *result = initArrayResult(TEXTOID, CurrentMemoryContext, false);
+
+	while (position < length)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (mh_tokenize(data, length, &position, FEED_PIECE_BYTES,
+						words, capacity, &words_length) != MH_OK)
+			elog(ERROR, "could not tokenize document");
+	}
+	for (size_t at = 0; at < words_length;)
+	{
+		size_t		word_length = strlen(words + at);
+
+		accumArrayResult(result, PointerGetDatum(cstring_to_text_with_len(words + at, (int) word_length)),
+						 false, TEXTOID, CurrentMemoryContext);
+		at += word_length + 1;
+	}
+	PG_RETURN_DATUM(makeArrayResult(result, CurrentMemoryContext));
+}

@@ -1,0 +1,79 @@
+/*
+ * minhash_compare.c
+ *	  Comparing signatures: resemblance(), the % predicate and its per-query
+ *	  form resembles(), the <%> distance, and the containment estimate.
+ */
+#include "postgres.h"
+
+#include "minhash.h"
+
+/* Estimated resemblance of two comparable signatures. */
+static double
+signature_resemblance(const MinHash *a, const MinHash *b)
+{
+	MhSummary	sa,
+				sb;
+
+	minhash_check_comparable(a, b);
+	minhash_get_summary(a, &sa);
+	minhash_get_summary(b, &sb);
+	return mh_resemblance(&sa, a->values, &sb, b->values);
+}
+
+PG_FUNCTION_INFO_V1(minhash_resemblance);
+/* resemblance(a, b): the fraction of agreeing positions, estimating S_R */
+Datum
+minhash_resemblance(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(signature_resemblance(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1)));
+}
+
+PG_FUNCTION_INFO_V1(minhash_distance);
+/* a <%> b: 1 - resemblance, the estimated Jaccard distance */
+Datum
+minhash_distance(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(1.0 - signature_resemblance(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1)));
+}
+
+PG_FUNCTION_INFO_V1(minhash_similar);
+/*
+ * a % b: resemblance at or above minhash.threshold.  Reads a setting, so the
+ * SQL function is STABLE, not IMMUTABLE: the same arguments can give another
+ * answer after SET, and an index or a cached plan must not assume otherwise.
+ */
+Datum
+minhash_similar(PG_FUNCTION_ARGS)
+{
+	double		resemblance = signature_resemblance(PG_GETARG_MINHASH_P(0),
+													PG_GETARG_MINHASH_P(1));
+
+	PG_RETURN_BOOL(resemblance >= minhash_similarity_threshold);
+}
+
+PG_FUNCTION_INFO_V1(minhash_resembles);
+/*
+ * resembles(a, b, threshold): the % predicate with the threshold in the
+ * query instead of the session, so it is IMMUTABLE.
+ */
+Datum
+minhash_resembles(PG_FUNCTION_ARGS)
+{
+	double		threshold = minhash_check_threshold(PG_GETARG_FLOAT8(2));
+	double		resemblance = signature_resemblance(PG_GETARG_MINHASH_P(0),
+													PG_GETARG_MINHASH_P(1));
+
+	PG_RETURN_BOOL(resemblance >= threshold);
+}
+
+PG_FUNCTION_INFO_V1(minhash_containment);
+/* containment(a, b): estimated fraction of a's shingles that are in b */
+Datum
+minhash_containment(PG_FUNCTION_ARGS)
+{
+	MinHash    *a = PG_GETARG_MINHASH_P(0);
+	MinHash    *b = PG_GETARG_MINHASH_P(1);
+	double		resemblance = signature_resemblance(a, b);
+
+	PG_RETURN_FLOAT8(mh_containment(resemblance, a->distinct_shingles, b->distinct_shingles));
+}
