@@ -28,7 +28,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup type io build tokenizer compare opclass mismatch
+REGRESS = setup io build tokenizer compare mismatch opclass
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17

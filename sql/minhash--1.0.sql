@@ -39,6 +39,12 @@ CREATE TYPE minhash (
 	STORAGE = external
 );
 
+COMMENT ON FUNCTION minhash_in(cstring, oid, integer) IS 'text input of a minhash signature';
+COMMENT ON FUNCTION minhash_out(minhash) IS 'text output of a minhash signature';
+COMMENT ON FUNCTION minhash_recv(internal, oid, integer) IS 'binary input of a minhash signature';
+COMMENT ON FUNCTION minhash_send(minhash) IS 'binary output of a minhash signature';
+COMMENT ON FUNCTION minhash_typmod_in(cstring[]) IS 'reads the n of minhash(n)';
+COMMENT ON FUNCTION minhash_typmod_out(integer) IS 'writes the n of minhash(n)';
 COMMENT ON TYPE minhash IS 'MinHash signature of a document''s shingles; minhash(n) holds n hash values';
 
 -- The length-coercion cast that enforces minhash(n).
@@ -48,6 +54,7 @@ CREATE FUNCTION minhash(minhash, integer, boolean) RETURNS minhash
 CREATE CAST (minhash AS minhash) WITH FUNCTION minhash(minhash, integer, boolean) AS IMPLICIT;
 
 COMMENT ON FUNCTION minhash(minhash, integer, boolean) IS 'checks that a signature has the number of hash values of minhash(n)';
+COMMENT ON CAST (minhash AS minhash) IS 'enforces the number of hash values of minhash(n)';
 
 -------------------------------------------------------------------------------
 -- Building signatures
@@ -244,5 +251,7 @@ CREATE OPERATOR CLASS minhash_ops DEFAULT FOR TYPE minhash USING hash AS
 	FUNCTION 1 minhash_hash(minhash),
 	FUNCTION 2 minhash_hash_extended(minhash, bigint);
 
+COMMENT ON OPERATOR FAMILY minhash_ops USING btree IS 'identity and byte order of signatures';
+COMMENT ON OPERATOR FAMILY minhash_ops USING hash IS 'identity of signatures';
 COMMENT ON OPERATOR CLASS minhash_ops USING btree IS 'identity and byte order of signatures, for GROUP BY, DISTINCT and UNIQUE';
 COMMENT ON OPERATOR CLASS minhash_ops USING hash IS 'identity of signatures, for hashed GROUP BY and DISTINCT';

@@ -1,0 +1,72 @@
+-- Comparing signatures.
+CREATE TABLE cmp_docs (id int PRIMARY KEY, doc text, sig minhash(256));
+-- Documents with known shingle overlap: doc 1 is 40 distinct words; doc n
+-- replaces the last n-1 words, so it shares 40 - (n-1) - 4 of 36 shingles.
+INSERT INTO cmp_docs
+SELECT n, d, minhash(d, 256)
+  FROM (SELECT n, string_agg(CASE WHEN w > 40 - (n - 1) THEN 'new' || w ELSE 'word' || w END, ' ' ORDER BY w) AS d
+          FROM generate_series(1, 20) n, generate_series(1, 40) w GROUP BY n) s;
+
+-- resemblance estimates the Jaccard index of the shingle sets: compare with
+-- the exact value from shingle_hashes() (within 4 standard errors).
+WITH exact AS (
+  SELECT b.id,
+         (SELECT count(*) FROM unnest(shingle_hashes(a.doc)) x WHERE x = ANY (shingle_hashes(b.doc)))::float8 /
+         (SELECT count(DISTINCT x) FROM unnest(shingle_hashes(a.doc) || shingle_hashes(b.doc)) x) AS j,
+         resemblance(a.sig, b.sig) AS r
+    FROM cmp_docs a, cmp_docs b WHERE a.id = 1)
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE abs(r - j) <= 4 * sqrt(greatest(j * (1 - j), 1e-9) / 256)) AS within_4_sigma,
+       min(j) FILTER (WHERE id = 1) AS self_exact, min(r) FILTER (WHERE id = 1) AS self_estimate
+  FROM exact;
+
+-- <%> is 1 - resemblance and is symmetric.
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE a.sig <%> b.sig = 1 - resemblance(a.sig, b.sig)) AS distance_ok,
+       count(*) FILTER (WHERE resemblance(a.sig, b.sig) = resemblance(b.sig, a.sig)) AS symmetric
+  FROM cmp_docs a, cmp_docs b;
+
+-- % reads minhash.threshold (default 0.8); SET and SET LOCAL change it.
+SHOW minhash.threshold;
+SELECT count(*) AS at_default FROM cmp_docs a, cmp_docs b WHERE a.sig % b.sig;
+SELECT count(*) AS expected_at_default FROM cmp_docs a, cmp_docs b WHERE resemblance(a.sig, b.sig) >= 0.8;
+BEGIN;
+SET LOCAL minhash.threshold = 0.5;
+SELECT count(*) AS at_local_half FROM cmp_docs a, cmp_docs b WHERE a.sig % b.sig;
+SELECT count(*) AS expected_at_half FROM cmp_docs a, cmp_docs b WHERE resemblance(a.sig, b.sig) >= 0.5;
+COMMIT;
+SHOW minhash.threshold;
+SET minhash.threshold = 1;
+SELECT count(*) AS identical_only FROM cmp_docs a, cmp_docs b WHERE a.sig % b.sig;
+SET minhash.threshold = 0;
+SELECT count(*) AS everything FROM cmp_docs a, cmp_docs b WHERE a.sig % b.sig;
+SET minhash.threshold = 1.5;
+SET minhash.threshold = -0.1;
+SET minhash.threshold = 'NaN';
+SET minhash.thresold = 0.5;
+RESET minhash.threshold;
+
+-- resembles(a, b, t): the same predicate with the threshold in the query.
+SELECT count(*) FILTER (WHERE resembles(a.sig, b.sig, 0.5) = (resemblance(a.sig, b.sig) >= 0.5)) AS agree,
+       count(*) AS pairs
+  FROM cmp_docs a, cmp_docs b;
+SELECT resembles(a.sig, a.sig, 1.0) AS self, resembles(a.sig, a.sig, 0) AS zero FROM cmp_docs a WHERE id = 1;
+SELECT resembles(a.sig, a.sig, 1.01) FROM cmp_docs a WHERE id = 1;
+SELECT resembles(a.sig, a.sig, -1) FROM cmp_docs a WHERE id = 1;
+SELECT resembles(a.sig, a.sig, 'NaN') FROM cmp_docs a WHERE id = 1;
+SELECT resembles(a.sig, a.sig, NULL) IS NULL AS strict FROM cmp_docs a WHERE id = 1;
+
+-- Containment: a short memo quoted whole in a long reply is contained in it
+-- (estimate near 1), while the reply is mostly new text.
+WITH memo AS (SELECT 'please review the attached contract before the meeting on friday and send me your comments by noon' AS t),
+     reply AS (SELECT 'thanks i read it twice and i have several questions about the indemnity clause the payment schedule the termination rights and the governing law section which seems to be missing ' || t AS t FROM memo)
+SELECT round(containment(minhash(m.t, 256), minhash(r.t, 256))::numeric, 1) AS memo_in_reply,
+       containment(minhash(r.t, 256), minhash(m.t, 256)) < 0.6 AS reply_in_memo_small,
+       minhash_size(minhash(m.t, 256)) AS memo_shingles, minhash_size(minhash(r.t, 256)) AS reply_shingles
+  FROM memo m, reply r;
+SELECT containment(minhash(''::text), minhash('a b c d e'::text)) AS empty_in_anything;
+
+-- NULLs.
+SELECT resemblance(NULL, sig) IS NULL AS a, (sig % NULL) IS NULL AS b, (NULL <%> sig) IS NULL AS c,
+       containment(sig, NULL) IS NULL AS d
+  FROM cmp_docs WHERE id = 1;
