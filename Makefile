@@ -43,6 +43,10 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies on Debian's build: spell them out.
+$(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
+$(GLUE_OBJS): src/minhash.h src/core/minhash_core.h
+
 # The min-update loop is the hot path: let GCC vectorize it (-O2 does not).
 src/core/hash_family.o: CXXFLAGS += -O3
 

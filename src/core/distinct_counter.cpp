@@ -22,18 +22,30 @@ void insert(DistinctCounter *counter, uint64_t hash) {
     counter->count++;
 }
 
-// Raise the sampling level until the table is at most a quarter full.
-void subsample(DistinctCounter *counter) {
+// Re-insert the hashes the current sampling level keeps into a table of
+// new_capacity slots.
+void rehash(DistinctCounter *counter, uint64_t new_capacity) {
+    uint64_t kept = 0;
+    for (uint64_t slot = 0; slot < counter->capacity; slot++) {
+        const uint64_t hash = counter->table[slot];
+        if (hash != 0 && !sampled_out(counter, hash)) counter->scratch[kept++] = hash;
+    }
+    counter->capacity = new_capacity;
+    std::memset(counter->table, 0, new_capacity * sizeof(uint64_t));
+    counter->count = 0;
+    for (uint64_t k = 0; k < kept; k++) insert(counter, counter->scratch[k]);
+}
+
+// The table is half full: double it while there is room, else raise the
+// sampling level until it is at most a quarter full.
+void make_room(DistinctCounter *counter) {
+    if (counter->capacity < counter->max_capacity) {
+        rehash(counter, counter->capacity * 2);
+        return;
+    }
     while (counter->count > counter->capacity / 4 && counter->level < 63) {
         counter->level++;
-        uint64_t kept = 0;
-        for (uint64_t slot = 0; slot < counter->capacity; slot++) {
-            const uint64_t hash = counter->table[slot];
-            if (hash != 0 && !sampled_out(counter, hash)) counter->scratch[kept++] = hash;
-        }
-        std::memset(counter->table, 0, counter->capacity * sizeof(uint64_t));
-        counter->count = 0;
-        for (uint64_t k = 0; k < kept; k++) insert(counter, counter->scratch[k]);
+        rehash(counter, counter->capacity);
     }
 }
 
@@ -45,20 +57,21 @@ uint64_t distinct_counter_capacity(uint64_t max_elements) {
     return capacity;
 }
 
-void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t capacity) {
+void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity) {
     counter->table = slots;
-    counter->scratch = slots + capacity;
-    counter->capacity = capacity;
+    counter->scratch = slots + max_capacity;
+    counter->max_capacity = max_capacity;
+    counter->capacity = max_capacity < kInitialCounterCapacity ? max_capacity : kInitialCounterCapacity;
     counter->count = 0;
     counter->level = 0;
-    std::memset(slots, 0, capacity * sizeof(uint64_t));
+    std::memset(slots, 0, counter->capacity * sizeof(uint64_t));
 }
 
 void distinct_counter_add(DistinctCounter *counter, uint64_t hash) {
     if (hash == 0) hash = 1;  // 0 marks an empty slot
     if (sampled_out(counter, hash)) return;
     insert(counter, hash);
-    if (counter->count > counter->capacity / 2) subsample(counter);
+    if (counter->count > counter->capacity / 2) make_room(counter);
 }
 
 uint64_t distinct_counter_estimate(const DistinctCounter *counter) {

@@ -11,12 +11,16 @@
 namespace minhash {
 
 struct DistinctCounter {
-    uint64_t *table;    // capacity slots, 0 = empty
-    uint64_t *scratch;  // capacity / 2 + 1 slots, used while subsampling
-    uint64_t capacity;  // a power of two
-    uint64_t count;     // hashes in the table
-    uint32_t level;     // sampling level; 0 = exact
+    uint64_t *table;        // max_capacity slots; the first capacity in use, 0 = empty
+    uint64_t *scratch;      // max_capacity / 2 + 1 slots, used while rehashing
+    uint64_t capacity;      // slots in use, a power of two; doubles as the table fills
+    uint64_t max_capacity;  // slots the caller allocated
+    uint64_t count;         // hashes in the table
+    uint32_t level;         // sampling level; 0 = exact
 };
+
+// Small documents touch only a small table: it starts here and doubles.
+constexpr uint64_t kInitialCounterCapacity = 256;
 
 constexpr uint64_t kMinCounterCapacity = 16;
 constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20;  // 8 MB table + 4 MB scratch
@@ -24,10 +28,10 @@ constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20;  // 8 MB table + 4 M
 // Table capacity for at most max_elements distinct hashes.
 uint64_t distinct_counter_capacity(uint64_t max_elements);
 
-// Slots (uint64_t) of caller memory a counter of this capacity needs.
+// Slots (uint64_t) of caller memory a counter of this maximum capacity needs.
 inline uint64_t distinct_counter_slots(uint64_t capacity) { return capacity + capacity / 2 + 1; }
 
-void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t capacity);
+void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity);
 
 void distinct_counter_add(DistinctCounter *counter, uint64_t hash);
 
