@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The whole test run, as CI does it (.ci/run):
+#   packages -> build + install -> core unit tests (make core-test)
+#   -> throwaway cluster -> pg_regress (make installcheck)
+#   -> the extra suites listed below -> cluster stopped.
+# Ends with the line `all: N passed, M failed[, K skipped]`; exits non-zero
+# if any suite failed.
+#
+#   bash test/run_all.sh
+#
+# Environment: MINHASH_SUITE_TIMEOUT (seconds per suite, default 1200),
+# MINHASH_PGPORT (default 5499; names the socket only), PG_CONFIG.
+set -euo pipefail
+
+# Extra suites: run after installcheck, each as `bash FILE` from the repository
+# top, with PGHOST/PGPORT/PGUSER/PGDATABASE pointing at the running cluster and
+# the corpus loaded in table spam_messages of $PGDATABASE. A suite passes if it
+# exits 0. A missing file is reported as skipped. A suite may
+# `source test/lib/common.sh` for its helpers (psql_run, load_corpus, ...) but
+# must not start, stop or trap the cluster.
+EXTRA_SUITES=(
+    test/accuracy.sh
+    test/benchmark.sh
+)
+
+# shellcheck source-path=SCRIPTDIR source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+install_cluster_traps
+cd "$REPO_ROOT"
+
+SUITE_PID=
+on_interrupt() {   # stop the running suite (timeout passes the signal on)
+    if [[ -n "$SUITE_PID" ]]; then
+        kill -TERM "$SUITE_PID" 2>/dev/null || true
+        wait "$SUITE_PID" 2>/dev/null || true
+    fi
+    exit "$1"
+}
+trap 'on_interrupt 130' INT
+trap 'on_interrupt 143' TERM
+trap 'on_interrupt 129' HUP
+
+SUITE_TIMEOUT="${MINHASH_SUITE_TIMEOUT:-1200}"
+SUMMARY=()
+n_passed=0 n_failed=0 n_skipped=0
+
+record() {   # record NAME passed|FAILED|skipped SECONDS [NOTE]
+    local name="$1" status="$2" secs="$3" note="${4:-}"
+    case "$status" in
+        passed) n_passed=$((n_passed + 1)) ;;
+        FAILED) n_failed=$((n_failed + 1)) ;;
+        skipped) n_skipped=$((n_skipped + 1)) ;;
+    esac
+    SUMMARY+=("$(printf '  %-22s %-8s %5ss  %s' "$name" "$status" "$secs" "$note")")
+    printf '==> suite %s: %s (%ss)%s\n' "$name" "$status" "$secs" "${note:+, $note}"
+}
+
+# run_suite NAME COMMAND...: runs it under the per-suite timeout.
+run_suite() {
+    local name="$1"; shift
+    local t0=$SECONDS rc=0
+    printf '\n==> suite %s: %s\n' "$name" "$*"
+    # In the background + wait, so that Ctrl-C reaches the script at once
+    # (timeout runs the suite in a process group of its own; see on_interrupt).
+    timeout --kill-after=30 "$SUITE_TIMEOUT" "$@" &
+    SUITE_PID=$!
+    wait "$SUITE_PID" || rc=$?
+    SUITE_PID=
+    if ((rc == 0)); then
+        record "$name" passed $((SECONDS - t0))
+    elif ((rc == 124 || rc == 137)); then
+        record "$name" FAILED $((SECONDS - t0)) "timed out after ${SUITE_TIMEOUT}s"
+    else
+        record "$name" FAILED $((SECONDS - t0)) "exit code $rc"
+    fi
+    return "$rc"
+}
+
+show_regression_diffs() {
+    local f="$REPO_ROOT/regression.diffs" max=3000
+    [[ -s "$f" ]] || return 0
+    printf '\n==> regression.diffs (%s lines):\n' "$(wc -l <"$f")"
+    head -n "$max" "$f"
+    (($(wc -l <"$f") <= max)) || printf '... cut at %s lines, see %s\n' "$max" "$f"
+}
+
+T_START=$SECONDS
+install_packages
+
+# Build and install the extension.
+t0=$SECONDS
+if build_and_install; then
+    record build passed $((SECONDS - t0))
+    built=1
+else
+    record build FAILED $((SECONDS - t0))
+    built=0
+fi
+
+# C++ core unit tests (need no server and not the extension build).
+run_suite core make core-test || true
+
+if ((built)); then
+    t0=$SECONDS
+    # In a background subshell: set -e stays in force inside it (it would not
+    # in an if-condition), and the cluster variables are exported already.
+    (cluster_start) &
+    if wait $!; then
+        cluster_up=1
+    else
+        record cluster FAILED $((SECONDS - t0)) "the test cluster did not start"
+        cluster_up=0
+    fi
+else
+    cluster_up=0
+fi
+
+if ((cluster_up)); then
+    rm -f regression.diffs regression.out
+    run_suite regress make installcheck PG_CONFIG="$PG_CONFIG" || show_regression_diffs
+
+    present=()
+    for s in "${EXTRA_SUITES[@]}"; do
+        if [[ -f "$s" ]]; then present+=("$s"); else record "$(basename "$s" .sh)" skipped 0 "$s not found"; fi
+    done
+    corpus_ok=1
+    if ((${#present[@]} > 0)); then
+        run_suite corpus bash test/corpus/load_spamassassin.sh spam_messages || corpus_ok=0
+    fi
+    for s in "${present[@]}"; do
+        if ((corpus_ok)); then
+            run_suite "$(basename "$s" .sh)" bash "$s" || true
+        else
+            record "$(basename "$s" .sh)" skipped 0 "corpus not loaded"
+        fi
+    done
+else
+    why="build failed"; ((built)) && why="no cluster"
+    record regress skipped 0 "$why"
+    for s in "${EXTRA_SUITES[@]}"; do record "$(basename "$s" .sh)" skipped 0 "$why"; done
+fi
+
+cluster_stop
+
+printf '\n==> summary (%ss in all)\n' $((SECONDS - T_START))
+printf '%s\n' "${SUMMARY[@]}"
+line="all: $n_passed passed, $n_failed failed"
+((n_skipped == 0)) || line+=", $n_skipped skipped"
+echo "$line"
+((n_failed == 0))
