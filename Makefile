@@ -47,8 +47,9 @@ include $(PGXS)
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/core/minhash_core.h
 
-# The min-update loop is the hot path: let GCC vectorize it (-O2 does not).
-src/core/hash_family.o: CXXFLAGS += -O3
+# The min-update and agreement loops are the hot paths: let GCC vectorize
+# them (-O2 does not).
+src/core/hash_family.o src/core/compare.o: CXXFLAGS += -O3
 
 # Core unit tests: the engine alone, under AddressSanitizer and UBSan.
 CORE_SOURCES = $(CORE_OBJS:.o=.cpp)

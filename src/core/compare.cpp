@@ -3,6 +3,11 @@
 
 extern "C" {
 
+// Compiled per instruction set like update_minimums (hash_family.cpp): every
+// comparison of two signatures runs this loop.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#endif
 uint32_t mh_agreeing_positions(const uint32_t *a, const uint32_t *b, uint32_t num_perm) noexcept {
     uint32_t agreeing = 0;
     for (uint32_t i = 0; i < num_perm; i++) agreeing += a[i] == b[i];
