@@ -70,3 +70,18 @@ SELECT containment(minhash(''::text), minhash('a b c d e'::text)) AS empty_in_an
 SELECT resemblance(NULL, sig) IS NULL AS a, (sig % NULL) IS NULL AS b, (NULL <%> sig) IS NULL AS c,
        containment(sig, NULL) IS NULL AS d
   FROM cmp_docs WHERE id = 1;
+
+-- PARALLEL SAFE is true: workers compute the same answers, and % sees the
+-- session's threshold in every worker.
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT set_config(name, 'on', false) AS forced_parallel FROM pg_settings WHERE name IN ('force_parallel_mode', 'debug_parallel_query');
+SET minhash.threshold = 0.5;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM cmp_docs a WHERE a.sig % (SELECT sig FROM cmp_docs WHERE id = 1);
+SELECT count(*) AS parallel_at_half,
+       count(*) FILTER (WHERE resemblance(a.sig, b.sig) >= 0.5) AS expected
+  FROM cmp_docs a, cmp_docs b WHERE a.sig % b.sig;
+SELECT count(*) FILTER (WHERE minhash(doc, 256) = sig) AS rebuilt_in_workers, count(*) AS docs FROM cmp_docs;
+RESET ALL;

@@ -17,6 +17,7 @@ INSERT INTO op_docs VALUES (100, minhash('document number 1 with some shared wor
 INSERT INTO op_docs SELECT 1, sig FROM op_docs WHERE i = 1;
 -- A total order: antisymmetric and consistent with =.
 SELECT count(*) FILTER (WHERE (a.sig < b.sig) = (b.sig > a.sig) AND (a.sig = b.sig) = (minhash_cmp(a.sig, b.sig) = 0)
+                          AND (a.sig <> b.sig) = NOT (a.sig = b.sig) AND (a.sig >= b.sig) = (b.sig <= a.sig)
                           AND (a.sig <= b.sig) = NOT (a.sig > b.sig)) AS consistent,
        count(*) AS pairs
   FROM op_docs a, op_docs b;

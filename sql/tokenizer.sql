@@ -30,3 +30,14 @@ SELECT minhash_tokens('  --hello--  '), minhash_tokens('?!.,;'), minhash_tokens(
 -- The signature sees exactly these words.
 SELECT minhash('ΣΊΣΥΦΟΣ, ΠΡΙΝ ΚΑΙ ΜΕΤΑ ΤΟ ΒΟΥΝΟ'::text, 32) = minhash('σίσυφος πριν και μετα το βουνο'::text, 32) AS greek_folds;
 SELECT minhash('Ça ÉCOLE Ärger ÜBER Øre'::text, 32) = minhash('ça école ärger über øre'::text, 32) AS latin_folds;
+
+-- The database encoding does not matter: text is read as UTF-8 everywhere.
+SELECT md5(minhash('Ärger über Öl, ÉCOLE, Straße und Café'::text, 16)::text) AS utf8_database;
+CREATE DATABASE minhash_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c minhash_latin1
+SET client_encoding = 'UTF8';
+CREATE EXTENSION minhash;
+SELECT md5(minhash('Ärger über Öl, ÉCOLE, Straße und Café'::text, 16)::text) AS latin1_database,
+       minhash_tokens('Ärger über Öl, ÉCOLE') AS words;
+\c contrib_regression
+DROP DATABASE minhash_latin1;

@@ -261,7 +261,10 @@ minhash_tokens(PG_FUNCTION_ARGS)
 	{
 		size_t		word_length = strlen(words + at);
 
-		accumArrayResult(result, PointerGetDatum(cstring_to_text_with_len(words + at, (int) word_length)),
+		/* back to the database encoding, which may fail for folded letters */
+		char	   *word = pg_any_to_server(words + at, (int) word_length, PG_UTF8);
+
+		accumArrayResult(result, PointerGetDatum(cstring_to_text(word)),
 						 false, TEXTOID, CurrentMemoryContext);
 		at += word_length + 1;
 	}
