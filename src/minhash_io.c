@@ -25,7 +25,7 @@ text_error_detail(MhStatus status, size_t offset)
 			return errdetail("Expected a format version number at character %d.", at);
 		case MH_PARSE_UNKNOWN_VERSION:
 			return errdetail("Format version at character %d is not supported; this build reads version %d.",
-							 at - 1, MH_FORMAT_VERSION);
+							 at, MH_FORMAT_VERSION);
 		case MH_PARSE_UNKNOWN_KIND:
 			return errdetail("Unrecognized signature kind at character %d; expected \"words\", \"chars\" or \"set\".", at);
 		case MH_PARSE_BAD_FIELD:

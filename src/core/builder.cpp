@@ -31,6 +31,7 @@ struct BuilderState {
     uint32_t ring_next;  // slot of the next token; the oldest once the ring is full
     uint64_t words_seen;
     bool word_streaming;  // the current word is longer than one piece
+    bool finished;        // mh_builder_finish ran: nothing more may be added
     DistinctCounter counter;
     uint64_t *multipliers;
     uint64_t *increments;
@@ -228,7 +229,8 @@ MhStatus mh_builder_feed_text(void *builder, const char *text, size_t length, si
                               size_t piece) noexcept {
     try {
         BuilderState *s = state_of(builder);
-        if (s == nullptr || position == nullptr || *position > length) return MH_ERR_INTERNAL;
+        if (s == nullptr || s->finished || position == nullptr || *position > length)
+            return MH_ERR_INTERNAL;
         if (s->params.kind == MH_KIND_SET) return MH_ERR_KIND;
         const unsigned char *bytes = reinterpret_cast<const unsigned char *>(text);
         if (s->params.kind == MH_KIND_WORDS) {
@@ -247,7 +249,7 @@ MhStatus mh_builder_feed_text(void *builder, const char *text, size_t length, si
 MhStatus mh_builder_add_element(void *builder, const char *element, size_t length) noexcept {
     try {
         BuilderState *s = state_of(builder);
-        if (s == nullptr) return MH_ERR_INTERNAL;
+        if (s == nullptr || s->finished) return MH_ERR_INTERNAL;
         if (s->params.kind != MH_KIND_SET) return MH_ERR_KIND;
         add_shingle_hash(s, XXH3_64bits_withSeed(element, length, s->shingle_seed));
         return MH_OK;
@@ -274,9 +276,10 @@ MhStatus mh_builder_finish(void *builder, MhSummary *summary, uint32_t *values) 
         BuilderState *s = state_of(builder);
         if (s == nullptr || summary == nullptr || values == nullptr) return MH_ERR_INTERNAL;
         // A document shorter than one shingle is one shingle of what it has.
-        if (s->params.kind != MH_KIND_SET && s->tokens_seen > 0 &&
+        if (!s->finished && s->params.kind != MH_KIND_SET && s->tokens_seen > 0 &&
             s->tokens_seen < s->params.shingle_size)
             add_window(s, s->tokens_seen);
+        s->finished = true;
         summary->params = s->params;
         summary->flags = distinct_counter_is_exact(&s->counter) ? 0 : MH_FLAG_SIZE_ESTIMATED;
         summary->distinct_shingles = distinct_counter_estimate(&s->counter);

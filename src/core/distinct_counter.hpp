@@ -20,7 +20,7 @@ struct DistinctCounter {
 };
 
 // Small documents touch only a small table: it starts here and doubles.
-constexpr uint64_t kInitialCounterCapacity = 256;
+constexpr uint64_t kInitialCounterCapacity = 1024;
 
 constexpr uint64_t kMinCounterCapacity = 16;
 constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20;  // 8 MB table + 4 MB scratch

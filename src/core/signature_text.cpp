@@ -141,8 +141,12 @@ MhStatus mh_parse_text(const char *text, MhSummary *summary, uint32_t *values,
         Cursor c{text, 0};
         uint64_t number;
         if (!c.literal("v")) return fail(c, MH_PARSE_BAD_PREFIX, error_offset);
+        const size_t version_at = c.at;
         if (!c.unsigned_number(&number)) return fail(c, MH_PARSE_BAD_VERSION, error_offset);
-        if (number != MH_FORMAT_VERSION) return fail(c, MH_PARSE_UNKNOWN_VERSION, error_offset);
+        if (number != MH_FORMAT_VERSION) {
+            c.at = version_at;
+            return fail(c, MH_PARSE_UNKNOWN_VERSION, error_offset);
+        }
         if (!c.literal(":")) return fail(c, MH_PARSE_BAD_FIELD, error_offset);
 
         MhParams &p = summary->params;

@@ -26,9 +26,9 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 
     while (i < length) {
         const unsigned char byte = text[i];
-        uint32_t code_point;
-        size_t advance = 1;
         if (byte < 0x80) {
+            // ASCII, the common case: registers only, no call.
+            i++;
             const unsigned char folded = kAsciiFold.folded[byte];
             if (folded != 0) {
                 if (word_length == sizeof word) {
@@ -37,12 +37,12 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
                 }
                 word[word_length++] = folded;
                 in_word = true;
-                i++;
                 continue;
             }
-            code_point = byte;
         } else {
-            code_point = decode_utf8(text + i, length - i, &advance);
+            size_t advance;
+            const uint32_t code_point = decode_utf8(text + i, length - i, &advance);
+            i += advance;
             if (is_word_character(code_point)) {
                 if (word_length + 4 > sizeof word) {
                     sink.word_piece(word, word_length);
@@ -50,12 +50,10 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
                 }
                 word_length += encode_utf8(fold_case(code_point), word + word_length);
                 in_word = true;
-                i += advance;
                 continue;
             }
         }
         // a separator
-        i += advance;
         if (in_word) {
             sink.word_end(word, word_length);
             word_length = 0;
