@@ -33,8 +33,8 @@ struct BuilderState {
     bool word_streaming;  // the current word is longer than one piece
     bool finished;        // mh_builder_finish ran: nothing more may be added
     DistinctCounter counter;
-    uint64_t *multipliers;
-    uint64_t *increments;
+    uint32_t *multipliers;
+    uint32_t *increments;
     uint32_t *minimums;
     XXH3_state_t *word_hash_state;
     uint64_t max_elements;
@@ -56,9 +56,9 @@ Layout layout_for(uint32_t num_perm, uint64_t capacity) {
     Layout l;
     size_t at = round_up<uint64_t>(sizeof(BuilderState));
     l.multipliers = at;
-    at += num_perm * sizeof(uint64_t);
+    at += num_perm * sizeof(uint32_t);
     l.increments = at;
-    at += num_perm * sizeof(uint64_t);
+    at += num_perm * sizeof(uint32_t);
     l.minimums = at;
     at = round_up<uint64_t>(at + num_perm * sizeof(uint32_t));
     l.counter = at;
@@ -89,7 +89,8 @@ void add_shingle_hash(BuilderState *s, uint64_t hash) {
     if (s->collected != nullptr && s->collected_count < s->max_elements)
         s->collected[s->collected_count++] = hash;
     distinct_counter_add(&s->counter, hash);
-    update_minimums(hash, s->multipliers, s->increments, s->minimums, s->params.num_perm);
+    update_minimums(permutation_input(hash), s->multipliers, s->increments, s->minimums,
+                    s->params.num_perm);
 }
 
 // Hash the window of the last `count` tokens ending at the newest one.
@@ -209,8 +210,8 @@ MhStatus mh_builder_init(void *builder, size_t size, const MhParams *params,
         s->params = *params;
         s->shingle_seed = shingle_hash_seed(params->seed);
         s->max_elements = max_elements;
-        s->multipliers = reinterpret_cast<uint64_t *>(base + l.multipliers);
-        s->increments = reinterpret_cast<uint64_t *>(base + l.increments);
+        s->multipliers = reinterpret_cast<uint32_t *>(base + l.multipliers);
+        s->increments = reinterpret_cast<uint32_t *>(base + l.increments);
         s->minimums = reinterpret_cast<uint32_t *>(base + l.minimums);
         uintptr_t hash_state = reinterpret_cast<uintptr_t>(base + l.word_hash_state);
         hash_state = (hash_state + 63) & ~uintptr_t(63);

@@ -19,7 +19,8 @@ struct DistinctCounter {
     uint32_t level;         // sampling level; 0 = exact
 };
 
-// Small documents touch only a small table: it starts here and doubles.
+// The table starts at a quarter of the caller's upper bound (documents have
+// far fewer words than the bound allows), at least this, and doubles.
 constexpr uint64_t kInitialCounterCapacity = 1024;
 
 constexpr uint64_t kMinCounterCapacity = 16;
@@ -33,7 +34,32 @@ inline uint64_t distinct_counter_slots(uint64_t capacity) { return capacity + ca
 
 void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity);
 
-void distinct_counter_add(DistinctCounter *counter, uint64_t hash);
+// Out of line: the table is half full; grow it or raise the sampling level.
+void distinct_counter_make_room(DistinctCounter *counter);
+
+// Put a hash in the table unless it is there (linear probing).
+inline void distinct_counter_insert(DistinctCounter *counter, uint64_t hash) {
+    const uint64_t mask = counter->capacity - 1;
+    uint64_t slot = hash & mask;
+    while (counter->table[slot] != 0) {
+        if (counter->table[slot] == hash) return;
+        slot = (slot + 1) & mask;
+    }
+    counter->table[slot] = hash;
+    counter->count++;
+}
+
+inline bool distinct_counter_samples(const DistinctCounter *counter, uint64_t hash) {
+    return counter->level == 0 || (hash >> (64 - counter->level)) == 0;
+}
+
+// Inline: it runs once per shingle.
+inline void distinct_counter_add(DistinctCounter *counter, uint64_t hash) {
+    if (hash == 0) hash = 1;  // 0 marks an empty slot
+    if (!distinct_counter_samples(counter, hash)) return;
+    distinct_counter_insert(counter, hash);
+    if (counter->count > counter->capacity / 2) distinct_counter_make_room(counter);
+}
 
 uint64_t distinct_counter_estimate(const DistinctCounter *counter);
 

@@ -13,7 +13,7 @@ struct AsciiFoldTable {
         }
     }
 };
-inline constexpr AsciiFoldTable kAsciiFold{};
+static constexpr AsciiFoldTable kAsciiFold{};
 
 template <typename Sink>
 void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece,
@@ -27,17 +27,24 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
     while (i < length) {
         const unsigned char byte = text[i];
         if (byte < 0x80) {
-            // ASCII, the common case: registers only, no call.
-            i++;
-            const unsigned char folded = kAsciiFold.folded[byte];
-            if (folded != 0) {
-                if (word_length == sizeof word) {
-                    sink.word_piece(word, word_length);
-                    word_length = 0;
-                }
-                word[word_length++] = folded;
+            // ASCII, the common case: copy a whole run of word bytes in a
+            // tight loop, registers only.
+            unsigned char folded = kAsciiFold.folded[byte];
+            if (folded == 0) {
+                i++;
+            } else {
+                do {
+                    if (word_length == sizeof word) {
+                        sink.word_piece(word, word_length);
+                        word_length = 0;
+                    }
+                    word[word_length++] = folded;
+                    if (++i == length) break;
+                    const unsigned char next = text[i];
+                    folded = next < 0x80 ? kAsciiFold.folded[next] : 0;
+                } while (folded != 0);
                 in_word = true;
-                continue;
+                continue;  // the byte that ended the run may continue the word
             }
         } else {
             size_t advance;

@@ -7,7 +7,7 @@
 //   "core: N passed, M failed" (exit status 1 when M > 0).
 //
 //   Most expectations are computed *independently* here from the documented
-//   algorithm (XXH3 + splitmix64 + multiply-shift, see reference_* below), and
+//   algorithm (XXH3 + splitmix64 + affine permutations mod 2^32, see reference_* below), and
 //   a few literal golden values are pinned on top, so that neither the
 //   algorithm nor the stored format can drift silently.
 //
@@ -314,17 +314,20 @@ struct Reference {
     uint64_t size = 0;
 };
 
-// Position i = min over shingles x of (uint32)((a_i x + b_i) >> 32), with
-// a_i = next() | 1 and b_i = next() drawn alternately from splitmix64(seed).
+// Position i = min over shingles of (a_i * x + b_i) mod 2^32, where x is the
+// 64-bit shingle hash folded to 32 bits (high half XOR low half), and a_i =
+// high32(next()) | 1, b_i = high32(next()) drawn alternately from
+// splitmix64(seed).
 Reference reference_signature(const std::vector<uint64_t> &shingles, uint32_t n, int32_t seed) {
     Reference r;
     r.values.assign(n, 0xFFFFFFFFu);
     uint64_t state = seed64(seed);
     for (uint32_t i = 0; i < n; i++) {
-        const uint64_t a = splitmix64(&state) | 1;
-        const uint64_t b = splitmix64(&state);
-        for (uint64_t x : shingles) {
-            const uint32_t h = static_cast<uint32_t>((a * x + b) >> 32);
+        const uint32_t a = static_cast<uint32_t>(splitmix64(&state) >> 32) | 1;
+        const uint32_t b = static_cast<uint32_t>(splitmix64(&state) >> 32);
+        for (uint64_t hash : shingles) {
+            const uint32_t x = static_cast<uint32_t>(hash) ^ static_cast<uint32_t>(hash >> 32);
+            const uint32_t h = a * x + b;
             if (h < r.values[i]) r.values[i] = h;
         }
     }
@@ -1204,28 +1207,31 @@ void test_reference_and_golden() {
 
     // The hash family itself.
     {
-        std::vector<uint64_t> a(50), b(50);
+        std::vector<uint32_t> a(50), b(50);
         minhash::hash_family_parameters(-2, 50, a.data(), b.data());
         uint64_t state = seed64(-2);
         bool same = true, odd = true;
         for (int i = 0; i < 50; i++) {
-            const uint64_t wa = splitmix64(&state) | 1, wb = splitmix64(&state);
+            const uint32_t wa = static_cast<uint32_t>(splitmix64(&state) >> 32) | 1;
+            const uint32_t wb = static_cast<uint32_t>(splitmix64(&state) >> 32);
             same = same && a[i] == wa && b[i] == wb;
             odd = odd && (a[i] & 1) == 1;
         }
-        CHECK(same, "hash_family_parameters: splitmix64 a|1, b interleaved");
+        CHECK(same, "hash_family_parameters: high halves of splitmix64, a|1, b interleaved");
         CHECK(odd, "multipliers are odd");
         CHECK_EQ(minhash::shingle_hash_seed(-1), uint64_t(0xFFFFFFFFu), "shingle seed of -1");
+        CHECK_EQ(minhash::permutation_input(0x0123456789ABCDEFULL), uint32_t(0x01234567u ^ 0x89ABCDEFu),
+                 "permutation input folds the shingle hash");
         std::vector<uint32_t> mins(50, 0xFFFFFFFFu);
-        minhash::update_minimums(0x123456789ABCDEFULL, a.data(), b.data(), mins.data(), 50);
-        minhash::update_minimums(0xFEDCBA987654321ULL, a.data(), b.data(), mins.data(), 50);
+        minhash::update_minimums(0x9ABCDEFu, a.data(), b.data(), mins.data(), 50);
+        minhash::update_minimums(0x7654321u, a.data(), b.data(), mins.data(), 50);
         bool mins_ok = true;
         for (int i = 0; i < 50; i++) {
-            const uint32_t h1 = static_cast<uint32_t>((a[i] * 0x123456789ABCDEFULL + b[i]) >> 32);
-            const uint32_t h2 = static_cast<uint32_t>((a[i] * 0xFEDCBA987654321ULL + b[i]) >> 32);
+            const uint32_t h1 = a[i] * 0x9ABCDEFu + b[i];
+            const uint32_t h2 = a[i] * 0x7654321u + b[i];
             mins_ok = mins_ok && mins[i] == std::min(h1, h2);
         }
-        CHECK(mins_ok, "update_minimums keeps the minimum of multiply-shift hashes");
+        CHECK(mins_ok, "update_minimums keeps the minimum of the affine permutations");
     }
 
     // Golden values.  The reference above recomputes the algorithm; these
@@ -1236,16 +1242,16 @@ void test_reference_and_golden() {
     // stored format changed.  Regenerate only on purpose, with
     // MH_CORE_TEST_PRINT_GOLDEN=1, and bump MH_FORMAT_VERSION.
     g_section = "golden";
-    check_golden("words fox n=128 k=5 seed=0", build_words(fox, 5, 128, 0), 5, 0x33aefba2u,
-                 0x049111abu, 0x3b744274u, 0x202fc657u);
-    check_golden("chars fox n=128 q=4 seed=-7", build_chars(fox, 4, 128, -7), 39, 0x05cc6b36u,
-                 0x0d55eaa7u, 0x02fc0c01u, 0x0057bc27u);
+    check_golden("words fox n=128 k=5 seed=0", build_words(fox, 5, 128, 0), 5, 0x2e64bfafu,
+                 0x01fa17a2u, 0x024f649bu, 0x36a14772u);
+    check_golden("chars fox n=128 q=4 seed=-7", build_chars(fox, 4, 128, -7), 39, 0x0287c14eu,
+                 0x02cbbdc2u, 0x07de438eu, 0x057e9533u);
     check_golden("set {apple,banana,cherry} n=128 seed=42",
-                 build_set({"apple", "banana", "cherry"}, 128, 42), 3, 0x3cf4dda3u, 0x2d0c46a8u,
-                 0x3399f007u, 0x7b8308b9u);
+                 build_set({"apple", "banana", "cherry"}, 128, 42), 3, 0xa2d8a938u, 0x3ed7147du,
+                 0x23cbeae8u, 0xa7f276b0u);
     check_golden("words multilingual n=64 k=2 seed=1",
-                 build_words("Ça va? ΣΊΣΥΦΟΣ ПРИВЕТ мир 日本語", 2, 64, 1), 5, 0x0a70f7b3u,
-                 0x0699d674u, 0x357f4399u, 0x02a293f2u);
+                 build_words("Ça va? ΣΊΣΥΦΟΣ ПРИВЕТ мир 日本語", 2, 64, 1), 5, 0x0f1dea8fu,
+                 0x2996b002u, 0x2f73fbecu, 0x32a3d33cu);
     // XXH3 itself (xxhash's own sanity vector for the empty input).
     CHECK_EQ(XXH3_64bits("", 0), uint64_t(0x2D06800538D394C2ULL), "XXH3_64bits of nothing");
 }
