@@ -1435,6 +1435,33 @@ void test_resemblance() {
     }
     CHECK(std::fabs(sum_error / 20) < 0.01, "mean error over 20 seeds < 0.01: " + show(sum_error / 20));
 
+    // The hash family behaves like random permutations: over many different
+    // sets with one seed (as a table's signatures are), the estimate is
+    // unbiased and spreads as sqrt(J(1-J)/n), the binomial standard error.
+    for (const double target : {0.3, 0.8}) {
+        const uint32_t positions = 128;
+        const int trials = 400, union_size = 300;
+        const int shared = static_cast<int>(target * union_size + 0.5);
+        const double j = static_cast<double>(shared) / union_size;
+        double sum = 0, sum_squares = 0;
+        for (int t = 0; t < trials; t++) {
+            const int base = t * 1000;  // new elements every trial
+            const int only = (union_size - shared) / 2;
+            const Sig a = build_set(range_elements(base, base + shared + only), positions, 0);
+            const Sig b = build_set(range_elements(base + only, base + union_size), positions, 0);
+            const double error =
+                mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data()) - j;
+            sum += error;
+            sum_squares += error * error;
+        }
+        const double theory = std::sqrt(j * (1 - j) / positions);
+        const double bias = sum / trials, spread = std::sqrt(sum_squares / trials);
+        CHECK(std::fabs(bias) < 4 * theory / std::sqrt(trials),
+              "family unbiased at J=" + show(j) + ": mean error " + show(bias));
+        CHECK(std::fabs(spread / theory - 1) < 0.15,
+              "family spread at J=" + show(j) + ": " + show(spread) + " vs " + show(theory));
+    }
+
     // Other resemblances, one seed each.
     struct JCase {
         int a0, a1, b0, b1;
