@@ -13,282 +13,327 @@
 #include "minhash_core.h"
 #include "tokenizer.hpp"
 
-namespace minhash {
+namespace minhash
+{
 
-namespace {
+namespace
+{
 
-constexpr uint64_t kBuilderMagic = 0x6D696E6861736831ULL;  // "minhash1"
+constexpr uint64_t kBuilderMagic = 0x6D696E6861736831ULL; // "minhash1"
 
-struct BuilderState {
-    uint64_t magic;
-    MhParams params;
-    uint64_t shingle_seed;
-    // The last shingle_size tokens, each stored twice (at j and j + size) so
-    // that the current window is always contiguous: ring[start, start + size).
-    uint64_t word_ring[2 * MH_MAX_SHINGLE_SIZE];
-    uint32_t char_ring[2 * MH_MAX_SHINGLE_SIZE];
-    uint64_t tokens_seen;
-    uint32_t ring_next;  // slot of the next token; the oldest once the ring is full
-    uint64_t words_seen;
-    bool word_streaming;  // the current word is longer than one piece
-    bool finished;        // mh_builder_finish ran: nothing more may be added
-    DistinctCounter counter;
-    uint32_t *multipliers;
-    uint32_t *increments;
-    uint32_t *minimums;
-    XXH3_state_t *word_hash_state;
-    uint64_t max_elements;
-    uint64_t *collected;  // optional: every shingle hash, for exact measures
-    uint64_t collected_count;
+struct BuilderState
+{
+	uint64_t magic;
+	MhParams params;
+	uint64_t shingle_seed;
+	// The last shingle_size tokens, each stored twice (at j and j + size) so
+	// that the current window is always contiguous: ring[start, start + size).
+	uint64_t word_ring[2 * MH_MAX_SHINGLE_SIZE];
+	uint32_t char_ring[2 * MH_MAX_SHINGLE_SIZE];
+	uint64_t tokens_seen;
+	uint32_t ring_next; // slot of the next token; the oldest once the ring is full
+	uint64_t words_seen;
+	bool word_streaming; // the current word is longer than one piece
+	bool finished;       // mh_builder_finish ran: nothing more may be added
+	DistinctCounter counter;
+	uint32_t *multipliers;
+	uint32_t *increments;
+	uint32_t *minimums;
+	XXH3_state_t *word_hash_state;
+	uint64_t max_elements;
+	uint64_t *collected; // optional: every shingle hash, for exact measures
+	uint64_t collected_count;
 };
 
 template <typename T>
-size_t round_up(size_t n) {
-    return (n + alignof(T) - 1) / alignof(T) * alignof(T);
+size_t round_up(size_t n)
+{
+	return (n + alignof(T) - 1) / alignof(T) * alignof(T);
 }
 
 // Offsets of each array inside the caller's buffer.
-struct Layout {
-    size_t multipliers, increments, minimums, word_hash_state, counter, total;
+struct Layout
+{
+	size_t multipliers, increments, minimums, word_hash_state, counter, total;
 };
 
-Layout layout_for(uint32_t num_perm, uint64_t capacity) {
-    Layout l;
-    size_t at = round_up<uint64_t>(sizeof(BuilderState));
-    l.multipliers = at;
-    at += num_perm * sizeof(uint32_t);
-    l.increments = at;
-    at += num_perm * sizeof(uint32_t);
-    l.minimums = at;
-    at = round_up<uint64_t>(at + num_perm * sizeof(uint32_t));
-    l.counter = at;
-    at += distinct_counter_slots(capacity) * sizeof(uint64_t);
-    l.word_hash_state = at;  // aligned at run time, hence the slack
-    at += sizeof(XXH3_state_t) + 64;
-    l.total = at;
-    return l;
+Layout layout_for(uint32_t num_perm, uint64_t capacity)
+{
+	Layout l;
+	size_t at = round_up<uint64_t>(sizeof(BuilderState));
+	l.multipliers = at;
+	at += num_perm * sizeof(uint32_t);
+	l.increments = at;
+	at += num_perm * sizeof(uint32_t);
+	l.minimums = at;
+	at = round_up<uint64_t>(at + num_perm * sizeof(uint32_t));
+	l.counter = at;
+	at += distinct_counter_slots(capacity) * sizeof(uint64_t);
+	l.word_hash_state = at; // aligned at run time, hence the slack
+	at += sizeof(XXH3_state_t) + 64;
+	l.total = at;
+	return l;
 }
 
-inline uint64_t to_little_endian(uint64_t v) {
+inline uint64_t to_little_endian(uint64_t v)
+{
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return __builtin_bswap64(v);
+	return __builtin_bswap64(v);
 #else
-    return v;
+	return v;
 #endif
 }
 
-inline uint32_t to_little_endian(uint32_t v) {
+inline uint32_t to_little_endian(uint32_t v)
+{
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return __builtin_bswap32(v);
+	return __builtin_bswap32(v);
 #else
-    return v;
+	return v;
 #endif
 }
 
-void add_shingle_hash(BuilderState *s, uint64_t hash) {
-    if (s->collected != nullptr && s->collected_count < s->max_elements)
-        s->collected[s->collected_count++] = hash;
-    distinct_counter_add(&s->counter, hash);
-    update_minimums(permutation_input(hash), s->multipliers, s->increments, s->minimums,
-                    s->params.num_perm);
+void add_shingle_hash(BuilderState *s, uint64_t hash)
+{
+	if (s->collected != nullptr && s->collected_count < s->max_elements)
+		s->collected[s->collected_count++] = hash;
+	distinct_counter_add(&s->counter, hash);
+	update_minimums(permutation_input(hash), s->multipliers, s->increments, s->minimums,
+	                s->params.num_perm);
 }
 
 // Hash the window of the last `count` tokens ending at the newest one.
-void add_window(BuilderState *s, uint64_t count) {
-    const uint64_t start = s->tokens_seen >= s->params.shingle_size ? s->ring_next : 0;
-    uint64_t hash;
-    if (s->params.kind == MH_KIND_WORDS)
-        hash = XXH3_64bits_withSeed(&s->word_ring[start], count * sizeof(uint64_t),
-                                    s->shingle_seed);
-    else
-        hash = XXH3_64bits_withSeed(&s->char_ring[start], count * sizeof(uint32_t),
-                                    s->shingle_seed);
-    add_shingle_hash(s, hash);
+void add_window(BuilderState *s, uint64_t count)
+{
+	const uint64_t start = s->tokens_seen >= s->params.shingle_size ? s->ring_next : 0;
+	uint64_t hash;
+	if (s->params.kind == MH_KIND_WORDS)
+		hash =
+		    XXH3_64bits_withSeed(&s->word_ring[start], count * sizeof(uint64_t), s->shingle_seed);
+	else
+		hash =
+		    XXH3_64bits_withSeed(&s->char_ring[start], count * sizeof(uint32_t), s->shingle_seed);
+	add_shingle_hash(s, hash);
 }
 
-void push_word_hash(BuilderState *s, uint64_t word_hash) {
-    const uint32_t size = s->params.shingle_size;
-    const uint32_t slot = s->ring_next;
-    s->word_ring[slot] = s->word_ring[slot + size] = to_little_endian(word_hash);
-    s->ring_next = slot + 1 == size ? 0 : slot + 1;  // no division: it is slow
-    s->tokens_seen++;
-    if (s->tokens_seen >= size) add_window(s, size);
-}
-
-void push_code_point(BuilderState *s, uint32_t code_point) {
-    const uint32_t size = s->params.shingle_size;
-    const uint32_t slot = s->ring_next;
-    s->char_ring[slot] = s->char_ring[slot + size] = to_little_endian(code_point);
-    s->ring_next = slot + 1 == size ? 0 : slot + 1;  // no division: it is slow
-    s->tokens_seen++;
-    if (s->tokens_seen >= size) add_window(s, size);
+// Append a token (a word hash or a code point) to its ring and hash the
+// window once the ring is full.
+template <typename Token>
+void push_token(BuilderState *s, Token *ring, Token token)
+{
+	const uint32_t size = s->params.shingle_size;
+	const uint32_t slot = s->ring_next;
+	ring[slot] = ring[slot + size] = to_little_endian(token);
+	s->ring_next = slot + 1 == size ? 0 : slot + 1; // no division: it is slow
+	s->tokens_seen++;
+	if (s->tokens_seen >= size) add_window(s, size);
 }
 
 // Word shingles: each word is hashed once (XXH3 of its folded UTF-8), each
 // shingle is XXH3 of its words' hashes.
-struct WordSink {
-    BuilderState *s;
-    void word_piece(const unsigned char *bytes, size_t n) {
-        if (!s->word_streaming) {
-            XXH3_64bits_reset(s->word_hash_state);
-            s->word_streaming = true;
-        }
-        XXH3_64bits_update(s->word_hash_state, bytes, n);
-    }
-    void word_end(const unsigned char *bytes, size_t n) {
-        uint64_t word_hash;
-        if (s->word_streaming) {
-            XXH3_64bits_update(s->word_hash_state, bytes, n);
-            word_hash = XXH3_64bits_digest(s->word_hash_state);
-            s->word_streaming = false;
-        } else {
-            word_hash = XXH3_64bits(bytes, n);
-        }
-        s->words_seen++;
-        push_word_hash(s, word_hash);
-    }
+struct WordSink
+{
+	BuilderState *s;
+	void word_piece(const unsigned char *bytes, size_t n)
+	{
+		if (!s->word_streaming)
+		{
+			XXH3_64bits_reset(s->word_hash_state);
+			s->word_streaming = true;
+		}
+		XXH3_64bits_update(s->word_hash_state, bytes, n);
+	}
+	void word_end(const unsigned char *bytes, size_t n)
+	{
+		uint64_t word_hash;
+		if (s->word_streaming)
+		{
+			XXH3_64bits_update(s->word_hash_state, bytes, n);
+			word_hash = XXH3_64bits_digest(s->word_hash_state);
+			s->word_streaming = false;
+		}
+		else
+		{
+			word_hash = XXH3_64bits(bytes, n);
+		}
+		s->words_seen++;
+		push_token(s, s->word_ring, word_hash);
+	}
 };
 
 // Character shingles: the code points of the folded words, one space between
 // words, so punctuation and spacing do not matter.
-struct CharSink {
-    BuilderState *s;
-    void code_points(const unsigned char *bytes, size_t n) {
-        if (!s->word_streaming) {  // first piece of a word
-            if (s->words_seen > 0) push_code_point(s, ' ');
-            s->word_streaming = true;
-        }
-        size_t i = 0;
-        while (i < n) {
-            size_t length;
-            push_code_point(s, decode_utf8(bytes + i, n - i, &length));
-            i += length;
-        }
-    }
-    void word_piece(const unsigned char *bytes, size_t n) { code_points(bytes, n); }
-    void word_end(const unsigned char *bytes, size_t n) {
-        code_points(bytes, n);
-        s->word_streaming = false;
-        s->words_seen++;
-    }
+struct CharSink
+{
+	BuilderState *s;
+	void code_points(const unsigned char *bytes, size_t n)
+	{
+		if (!s->word_streaming)
+		{ // first piece of a word
+			if (s->words_seen > 0) push_token(s, s->char_ring, uint32_t(' '));
+			s->word_streaming = true;
+		}
+		size_t i = 0;
+		while (i < n)
+		{
+			size_t length;
+			push_token(s, s->char_ring, decode_utf8(bytes + i, n - i, &length));
+			i += length;
+		}
+	}
+	void word_piece(const unsigned char *bytes, size_t n) { code_points(bytes, n); }
+	void word_end(const unsigned char *bytes, size_t n)
+	{
+		code_points(bytes, n);
+		s->word_streaming = false;
+		s->words_seen++;
+	}
 };
 
-BuilderState *state_of(void *builder) {
-    BuilderState *s = static_cast<BuilderState *>(builder);
-    return s != nullptr && s->magic == kBuilderMagic ? s : nullptr;
+BuilderState *state_of(void *builder)
+{
+	BuilderState *s = static_cast<BuilderState *>(builder);
+	return s != nullptr && s->magic == kBuilderMagic ? s : nullptr;
 }
 
-}  // namespace
+} // namespace
 
-}  // namespace minhash
+} // namespace minhash
 
 using namespace minhash;
 
-extern "C" {
+extern "C"
+{
 
-size_t mh_builder_size(const MhParams *params, uint64_t max_elements) noexcept {
-    try {
-        if (mh_check_params(params) != MH_OK) return 0;
-        return layout_for(params->num_perm, distinct_counter_capacity(max_elements)).total;
-    } catch (...) {
-        return 0;
-    }
-}
+	size_t mh_builder_size(const MhParams *params, uint64_t max_elements) noexcept
+	{
+		try
+		{
+			if (mh_check_params(params) != MH_OK) return 0;
+			return layout_for(params->num_perm, distinct_counter_capacity(max_elements)).total;
+		}
+		catch (...)
+		{
+			return 0;
+		}
+	}
 
-MhStatus mh_builder_init(void *builder, size_t size, const MhParams *params,
-                         uint64_t max_elements) noexcept {
-    try {
-        MhStatus status = mh_check_params(params);
-        if (status != MH_OK) return status;
-        const uint64_t capacity = distinct_counter_capacity(max_elements);
-        const Layout l = layout_for(params->num_perm, capacity);
-        if (builder == nullptr || size < l.total) return MH_ERR_BUFFER_TOO_SMALL;
+	MhStatus mh_builder_init(void *builder, size_t size, const MhParams *params,
+	                         uint64_t max_elements) noexcept
+	{
+		try
+		{
+			MhStatus status = mh_check_params(params);
+			if (status != MH_OK) return status;
+			const uint64_t capacity = distinct_counter_capacity(max_elements);
+			const Layout l = layout_for(params->num_perm, capacity);
+			if (builder == nullptr || size < l.total) return MH_ERR_BUFFER_TOO_SMALL;
 
-        char *base = static_cast<char *>(builder);
-        BuilderState *s = new (builder) BuilderState();
-        s->magic = kBuilderMagic;
-        s->params = *params;
-        s->shingle_seed = shingle_hash_seed(params->seed);
-        s->max_elements = max_elements;
-        s->multipliers = reinterpret_cast<uint32_t *>(base + l.multipliers);
-        s->increments = reinterpret_cast<uint32_t *>(base + l.increments);
-        s->minimums = reinterpret_cast<uint32_t *>(base + l.minimums);
-        uintptr_t hash_state = reinterpret_cast<uintptr_t>(base + l.word_hash_state);
-        hash_state = (hash_state + 63) & ~uintptr_t(63);
-        s->word_hash_state = reinterpret_cast<XXH3_state_t *>(hash_state);
-        hash_family_parameters(params->seed, params->num_perm, s->multipliers, s->increments);
-        for (uint32_t i = 0; i < params->num_perm; i++) s->minimums[i] = MH_EMPTY_VALUE;
-        distinct_counter_init(&s->counter, reinterpret_cast<uint64_t *>(base + l.counter),
-                              capacity);
-        return MH_OK;
-    } catch (...) {
-        return MH_ERR_INTERNAL;
-    }
-}
+			char *base = static_cast<char *>(builder);
+			BuilderState *s = new (builder) BuilderState();
+			s->magic = kBuilderMagic;
+			s->params = *params;
+			s->shingle_seed = shingle_hash_seed(params->seed);
+			s->max_elements = max_elements;
+			s->multipliers = reinterpret_cast<uint32_t *>(base + l.multipliers);
+			s->increments = reinterpret_cast<uint32_t *>(base + l.increments);
+			s->minimums = reinterpret_cast<uint32_t *>(base + l.minimums);
+			uintptr_t hash_state = reinterpret_cast<uintptr_t>(base + l.word_hash_state);
+			hash_state = (hash_state + 63) & ~uintptr_t(63);
+			s->word_hash_state = reinterpret_cast<XXH3_state_t *>(hash_state);
+			hash_family_parameters(params->seed, params->num_perm, s->multipliers, s->increments);
+			for (uint32_t i = 0; i < params->num_perm; i++) s->minimums[i] = MH_EMPTY_VALUE;
+			distinct_counter_init(&s->counter, reinterpret_cast<uint64_t *>(base + l.counter),
+			                      capacity);
+			return MH_OK;
+		}
+		catch (...)
+		{
+			return MH_ERR_INTERNAL;
+		}
+	}
 
-MhStatus mh_builder_feed_text(void *builder, const char *text, size_t length, size_t *position,
-                              size_t piece) noexcept {
-    try {
-        BuilderState *s = state_of(builder);
-        if (s == nullptr || s->finished || position == nullptr || *position > length)
-            return MH_ERR_INTERNAL;
-        if (s->params.kind == MH_KIND_SET) return MH_ERR_KIND;
-        const unsigned char *bytes = reinterpret_cast<const unsigned char *>(text);
-        if (s->params.kind == MH_KIND_WORDS) {
-            WordSink sink{s};
-            tokenize(bytes, length, position, piece, sink);
-        } else {
-            CharSink sink{s};
-            tokenize(bytes, length, position, piece, sink);
-        }
-        return MH_OK;
-    } catch (...) {
-        return MH_ERR_INTERNAL;
-    }
-}
+	MhStatus mh_builder_feed_text(void *builder, const char *text, size_t length, size_t *position,
+	                              size_t piece) noexcept
+	{
+		try
+		{
+			BuilderState *s = state_of(builder);
+			if (s == nullptr || s->finished || position == nullptr || *position > length)
+				return MH_ERR_INTERNAL;
+			if (s->params.kind == MH_KIND_SET) return MH_ERR_KIND;
+			const unsigned char *bytes = reinterpret_cast<const unsigned char *>(text);
+			if (s->params.kind == MH_KIND_WORDS)
+			{
+				WordSink sink{s};
+				tokenize(bytes, length, position, piece, sink);
+			}
+			else
+			{
+				CharSink sink{s};
+				tokenize(bytes, length, position, piece, sink);
+			}
+			return MH_OK;
+		}
+		catch (...)
+		{
+			return MH_ERR_INTERNAL;
+		}
+	}
 
-MhStatus mh_builder_add_element(void *builder, const char *element, size_t length) noexcept {
-    try {
-        BuilderState *s = state_of(builder);
-        if (s == nullptr || s->finished) return MH_ERR_INTERNAL;
-        if (s->params.kind != MH_KIND_SET) return MH_ERR_KIND;
-        add_shingle_hash(s, XXH3_64bits_withSeed(element, length, s->shingle_seed));
-        return MH_OK;
-    } catch (...) {
-        return MH_ERR_INTERNAL;
-    }
-}
+	MhStatus mh_builder_add_element(void *builder, const char *element, size_t length) noexcept
+	{
+		try
+		{
+			BuilderState *s = state_of(builder);
+			if (s == nullptr || s->finished) return MH_ERR_INTERNAL;
+			if (s->params.kind != MH_KIND_SET) return MH_ERR_KIND;
+			add_shingle_hash(s, XXH3_64bits_withSeed(element, length, s->shingle_seed));
+			return MH_OK;
+		}
+		catch (...)
+		{
+			return MH_ERR_INTERNAL;
+		}
+	}
 
-MhStatus mh_builder_collect(void *builder, uint64_t *out, uint64_t capacity) noexcept {
-    BuilderState *s = state_of(builder);
-    if (s == nullptr || out == nullptr || capacity < s->max_elements) return MH_ERR_BUFFER_TOO_SMALL;
-    s->collected = out;
-    s->collected_count = 0;
-    return MH_OK;
-}
+	MhStatus mh_builder_collect(void *builder, uint64_t *out, uint64_t capacity) noexcept
+	{
+		BuilderState *s = state_of(builder);
+		if (s == nullptr || out == nullptr || capacity < s->max_elements)
+			return MH_ERR_BUFFER_TOO_SMALL;
+		s->collected = out;
+		s->collected_count = 0;
+		return MH_OK;
+	}
 
-uint64_t mh_builder_collected(const void *builder) noexcept {
-    const BuilderState *s = state_of(const_cast<void *>(builder));
-    return s != nullptr ? s->collected_count : 0;
-}
+	uint64_t mh_builder_collected(const void *builder) noexcept
+	{
+		const BuilderState *s = state_of(const_cast<void *>(builder));
+		return s != nullptr ? s->collected_count : 0;
+	}
 
-MhStatus mh_builder_finish(void *builder, MhSummary *summary, uint32_t *values) noexcept {
-    try {
-        BuilderState *s = state_of(builder);
-        if (s == nullptr || summary == nullptr || values == nullptr) return MH_ERR_INTERNAL;
-        // A document shorter than one shingle is one shingle of what it has.
-        if (!s->finished && s->params.kind != MH_KIND_SET && s->tokens_seen > 0 &&
-            s->tokens_seen < s->params.shingle_size)
-            add_window(s, s->tokens_seen);
-        s->finished = true;
-        summary->params = s->params;
-        summary->flags = distinct_counter_is_exact(&s->counter) ? 0 : MH_FLAG_SIZE_ESTIMATED;
-        summary->distinct_shingles = distinct_counter_estimate(&s->counter);
-        std::memcpy(values, s->minimums, s->params.num_perm * sizeof(uint32_t));
-        return MH_OK;
-    } catch (...) {
-        return MH_ERR_INTERNAL;
-    }
-}
+	MhStatus mh_builder_finish(void *builder, MhSummary *summary, uint32_t *values) noexcept
+	{
+		try
+		{
+			BuilderState *s = state_of(builder);
+			if (s == nullptr || summary == nullptr || values == nullptr) return MH_ERR_INTERNAL;
+			// A document shorter than one shingle is one shingle of what it has.
+			if (!s->finished && s->params.kind != MH_KIND_SET && s->tokens_seen > 0 &&
+			    s->tokens_seen < s->params.shingle_size)
+				add_window(s, s->tokens_seen);
+			s->finished = true;
+			summary->params = s->params;
+			summary->flags = distinct_counter_is_exact(&s->counter) ? 0 : MH_FLAG_SIZE_ESTIMATED;
+			summary->distinct_shingles = distinct_counter_estimate(&s->counter);
+			std::memcpy(values, s->minimums, s->params.num_perm * sizeof(uint32_t));
+			return MH_OK;
+		}
+		catch (...)
+		{
+			return MH_ERR_INTERNAL;
+		}
+	}
 
-}  // extern "C"
+} // extern "C"

@@ -8,15 +8,17 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace minhash {
+namespace minhash
+{
 
-struct DistinctCounter {
-    uint64_t *table;        // max_capacity slots; the first capacity in use, 0 = empty
-    uint64_t *scratch;      // max_capacity / 2 + 1 slots, used while rehashing
-    uint64_t capacity;      // slots in use, a power of two; doubles as the table fills
-    uint64_t max_capacity;  // slots the caller allocated
-    uint64_t count;         // hashes in the table
-    uint32_t level;         // sampling level; 0 = exact
+struct DistinctCounter
+{
+	uint64_t *table;       // max_capacity slots; the first capacity in use, 0 = empty
+	uint64_t *scratch;     // max_capacity / 2 + 1 slots, used while rehashing
+	uint64_t capacity;     // slots in use, a power of two; doubles as the table fills
+	uint64_t max_capacity; // slots the caller allocated
+	uint64_t count;        // hashes in the table
+	uint32_t level;        // sampling level; 0 = exact
 };
 
 // The table starts at a quarter of the caller's upper bound (documents have
@@ -24,13 +26,16 @@ struct DistinctCounter {
 constexpr uint64_t kInitialCounterCapacity = 1024;
 
 constexpr uint64_t kMinCounterCapacity = 16;
-constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20;  // 8 MB table + 4 MB scratch
+constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20; // 8 MB table + 4 MB scratch
 
 // Table capacity for at most max_elements distinct hashes.
 uint64_t distinct_counter_capacity(uint64_t max_elements);
 
 // Slots (uint64_t) of caller memory a counter of this maximum capacity needs.
-inline uint64_t distinct_counter_slots(uint64_t capacity) { return capacity + capacity / 2 + 1; }
+inline uint64_t distinct_counter_slots(uint64_t capacity)
+{
+	return capacity + capacity / 2 + 1;
+}
 
 void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity);
 
@@ -38,33 +43,38 @@ void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t m
 void distinct_counter_make_room(DistinctCounter *counter);
 
 // Put a hash in the table unless it is there (linear probing).
-inline void distinct_counter_insert(DistinctCounter *counter, uint64_t hash) {
-    const uint64_t mask = counter->capacity - 1;
-    uint64_t slot = hash & mask;
-    while (counter->table[slot] != 0) {
-        if (counter->table[slot] == hash) return;
-        slot = (slot + 1) & mask;
-    }
-    counter->table[slot] = hash;
-    counter->count++;
+inline void distinct_counter_insert(DistinctCounter *counter, uint64_t hash)
+{
+	const uint64_t mask = counter->capacity - 1;
+	uint64_t slot = hash & mask;
+	while (counter->table[slot] != 0)
+	{
+		if (counter->table[slot] == hash) return;
+		slot = (slot + 1) & mask;
+	}
+	counter->table[slot] = hash;
+	counter->count++;
 }
 
-inline bool distinct_counter_samples(const DistinctCounter *counter, uint64_t hash) {
-    return counter->level == 0 || (hash >> (64 - counter->level)) == 0;
+inline bool distinct_counter_samples(const DistinctCounter *counter, uint64_t hash)
+{
+	return counter->level == 0 || (hash >> (64 - counter->level)) == 0;
 }
 
 // Inline: it runs once per shingle.
-inline void distinct_counter_add(DistinctCounter *counter, uint64_t hash) {
-    if (hash == 0) hash = 1;  // 0 marks an empty slot
-    if (!distinct_counter_samples(counter, hash)) return;
-    distinct_counter_insert(counter, hash);
-    if (counter->count > counter->capacity / 2) distinct_counter_make_room(counter);
+inline void distinct_counter_add(DistinctCounter *counter, uint64_t hash)
+{
+	if (hash == 0) hash = 1; // 0 marks an empty slot
+	if (!distinct_counter_samples(counter, hash)) return;
+	distinct_counter_insert(counter, hash);
+	if (counter->count > counter->capacity / 2) distinct_counter_make_room(counter);
 }
 
 uint64_t distinct_counter_estimate(const DistinctCounter *counter);
 
-inline bool distinct_counter_is_exact(const DistinctCounter *counter) {
-    return counter->level == 0;
+inline bool distinct_counter_is_exact(const DistinctCounter *counter)
+{
+	return counter->level == 0;
 }
 
-}  // namespace minhash
+} // namespace minhash

@@ -15,21 +15,25 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace minhash {
+namespace minhash
+{
 
 // Fill a[0..n) (odd multipliers) and b[0..n) for the given seed.
 void hash_family_parameters(int32_t seed, uint32_t n, uint32_t *a, uint32_t *b);
 
 // The 32-bit input of the permutations.
-inline uint32_t permutation_input(uint64_t shingle_hash) {
-    return static_cast<uint32_t>(shingle_hash ^ (shingle_hash >> 32));
+inline uint32_t permutation_input(uint64_t shingle_hash)
+{
+	return static_cast<uint32_t>(shingle_hash ^ (shingle_hash >> 32));
 }
 
 // mins[i] = min(mins[i], h_i(x)) for i in [0, n).
-void update_minimums(uint32_t x, const uint32_t *a, const uint32_t *b, uint32_t *mins,
-                     uint32_t n);
+void update_minimums(uint32_t x, const uint32_t *a, const uint32_t *b, uint32_t *mins, uint32_t n);
 
 // The seed of the 64-bit shingle hash, so seeds give independent hashes too.
-inline uint64_t shingle_hash_seed(int32_t seed) { return static_cast<uint32_t>(seed); }
+inline uint64_t shingle_hash_seed(int32_t seed)
+{
+	return static_cast<uint32_t>(seed);
+}
 
-}  // namespace minhash
+} // namespace minhash

@@ -7,7 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace minhash {
+namespace minhash
+{
 
 // Invalid UTF-8 decodes as this code point (not a word character).
 constexpr uint32_t kReplacementCharacter = 0xFFFD;
@@ -31,9 +32,8 @@ constexpr size_t kWordPieceBytes = 256;
 // *position, stops at the first word boundary at or after *position + piece,
 // and advances *position.
 template <typename Sink>
-void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece,
-              Sink &sink);
+void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece, Sink &sink);
 
-}  // namespace minhash
+} // namespace minhash
 
 #include "tokenizer_impl.hpp"

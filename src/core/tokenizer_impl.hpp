@@ -5,17 +5,22 @@
 #include <emmintrin.h>
 #endif
 
-namespace minhash {
+namespace minhash
+{
 
 // Folded ASCII byte, or 0 for a separator (ASCII letters and digits only).
-struct AsciiFoldTable {
-    unsigned char folded[128];
-    constexpr AsciiFoldTable() : folded() {
-        for (int c = 0; c < 128; c++) {
-            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) folded[c] = static_cast<unsigned char>(c);
-            if (c >= 'A' && c <= 'Z') folded[c] = static_cast<unsigned char>(c + 32);
-        }
-    }
+struct AsciiFoldTable
+{
+	unsigned char folded[128];
+	constexpr AsciiFoldTable() : folded()
+	{
+		for (int c = 0; c < 128; c++)
+		{
+			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+				folded[c] = static_cast<unsigned char>(c);
+			if (c >= 'A' && c <= 'Z') folded[c] = static_cast<unsigned char>(c + 32);
+		}
+	}
 };
 static constexpr AsciiFoldTable kAsciiFold{};
 
@@ -23,87 +28,104 @@ static constexpr AsciiFoldTable kAsciiFold{};
 // Sixteen bytes at once (SSE2 is part of x86-64): writes them folded to out
 // and returns how many leading bytes are ASCII letters or digits (0 to 16).
 // Bytes of 0x80 and above are negative as signed bytes, so they never match.
-inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *out) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
-    const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
-    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-                                         _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
-    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
-                                        _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-    const __m128i folded = _mm_or_si128(_mm_and_si128(letter, lower), _mm_andnot_si128(letter, bytes));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), folded);
-    const unsigned word_bytes = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
-    return static_cast<unsigned>(__builtin_ctz(~word_bytes));  // bits 16..31 of ~mask are set
+inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *out)
+{
+	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
+	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
+	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+	const __m128i folded =
+	    _mm_or_si128(_mm_and_si128(letter, lower), _mm_andnot_si128(letter, bytes));
+	_mm_storeu_si128(reinterpret_cast<__m128i *>(out), folded);
+	const unsigned word_bytes =
+	    static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
+	return static_cast<unsigned>(__builtin_ctz(~word_bytes)); // bits 16..31 of ~mask are set
 }
 #endif
 
 template <typename Sink>
-void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece,
-              Sink &sink) {
-    unsigned char word[kWordPieceBytes];
-    size_t word_length = 0;
-    bool in_word = false;
-    size_t i = *position;
-    const size_t stop_after = piece < length - i ? i + piece : length;
+void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece, Sink &sink)
+{
+	unsigned char word[kWordPieceBytes];
+	size_t word_length = 0;
+	bool in_word = false;
+	size_t i = *position;
+	const size_t stop_after = piece < length - i ? i + piece : length;
 
-    while (i < length) {
-        const unsigned char byte = text[i];
-        if (byte < 0x80) {
-            // ASCII, the common case: copy a whole run of word bytes,
-            // sixteen at a time while the text lasts, then byte by byte.
-            if (kAsciiFold.folded[byte] == 0) {
-                i++;
-            } else {
+	while (i < length)
+	{
+		const unsigned char byte = text[i];
+		if (byte < 0x80)
+		{
+			// ASCII, the common case: copy a whole run of word bytes,
+			// sixteen at a time while the text lasts, then byte by byte.
+			if (kAsciiFold.folded[byte] == 0)
+			{
+				i++;
+			}
+			else
+			{
 #if defined(__SSE2__)
-                while (length - i >= 16) {
-                    if (word_length + 16 > sizeof word) {
-                        sink.word_piece(word, word_length);
-                        word_length = 0;
-                    }
-                    const unsigned run = fold_ascii_word_run16(text + i, word + word_length);
-                    word_length += run;
-                    i += run;
-                    if (run < 16) break;
-                }
+				while (length - i >= 16)
+				{
+					if (word_length + 16 > sizeof word)
+					{
+						sink.word_piece(word, word_length);
+						word_length = 0;
+					}
+					const unsigned run = fold_ascii_word_run16(text + i, word + word_length);
+					word_length += run;
+					i += run;
+					if (run < 16) break;
+				}
 #endif
-                while (i < length) {
-                    const unsigned char next = text[i];
-                    const unsigned char folded = next < 0x80 ? kAsciiFold.folded[next] : 0;
-                    if (folded == 0) break;
-                    if (word_length == sizeof word) {
-                        sink.word_piece(word, word_length);
-                        word_length = 0;
-                    }
-                    word[word_length++] = folded;
-                    i++;
-                }
-                in_word = true;
-                continue;  // the byte that ended the run may continue the word
-            }
-        } else {
-            size_t advance;
-            const uint32_t code_point = decode_utf8(text + i, length - i, &advance);
-            i += advance;
-            if (is_word_character(code_point)) {
-                if (word_length + 4 > sizeof word) {
-                    sink.word_piece(word, word_length);
-                    word_length = 0;
-                }
-                word_length += encode_utf8(fold_case(code_point), word + word_length);
-                in_word = true;
-                continue;
-            }
-        }
-        // a separator
-        if (in_word) {
-            sink.word_end(word, word_length);
-            word_length = 0;
-            in_word = false;
-            if (i >= stop_after) break;
-        }
-    }
-    if (in_word) sink.word_end(word, word_length);
-    *position = i;
+				while (i < length)
+				{
+					const unsigned char next = text[i];
+					const unsigned char folded = next < 0x80 ? kAsciiFold.folded[next] : 0;
+					if (folded == 0) break;
+					if (word_length == sizeof word)
+					{
+						sink.word_piece(word, word_length);
+						word_length = 0;
+					}
+					word[word_length++] = folded;
+					i++;
+				}
+				in_word = true;
+				continue; // the byte that ended the run may continue the word
+			}
+		}
+		else
+		{
+			size_t advance;
+			const uint32_t code_point = decode_utf8(text + i, length - i, &advance);
+			i += advance;
+			if (is_word_character(code_point))
+			{
+				if (word_length + 4 > sizeof word)
+				{
+					sink.word_piece(word, word_length);
+					word_length = 0;
+				}
+				word_length += encode_utf8(fold_case(code_point), word + word_length);
+				in_word = true;
+				continue;
+			}
+		}
+		// a separator
+		if (in_word)
+		{
+			sink.word_end(word, word_length);
+			word_length = 0;
+			in_word = false;
+			if (i >= stop_after) break;
+		}
+	}
+	if (in_word) sink.word_end(word, word_length);
+	*position = i;
 }
 
-}  // namespace minhash
+} // namespace minhash

@@ -5,50 +5,63 @@
 #include "minhash_core.h"
 #include "tokenizer.hpp"
 
-namespace {
+namespace
+{
 
-struct CollectingSink {
-    char *out;
-    size_t capacity;
-    size_t *length;
-    bool overflow;
+struct CollectingSink
+{
+	char *out;
+	size_t capacity;
+	size_t *length;
+	bool overflow;
 
-    void append(const unsigned char *bytes, size_t n) {
-        if (*length + n > capacity) {
-            overflow = true;
-            return;
-        }
-        std::memcpy(out + *length, bytes, n);
-        *length += n;
-    }
-    void word_piece(const unsigned char *bytes, size_t n) { append(bytes, n); }
-    void word_end(const unsigned char *bytes, size_t n) {
-        append(bytes, n);
-        const unsigned char terminator = '\0';
-        append(&terminator, 1);
-    }
+	void append(const unsigned char *bytes, size_t n)
+	{
+		if (*length + n > capacity)
+		{
+			overflow = true;
+			return;
+		}
+		std::memcpy(out + *length, bytes, n);
+		*length += n;
+	}
+	void word_piece(const unsigned char *bytes, size_t n) { append(bytes, n); }
+	void word_end(const unsigned char *bytes, size_t n)
+	{
+		append(bytes, n);
+		const unsigned char terminator = '\0';
+		append(&terminator, 1);
+	}
 };
 
-}  // namespace
+} // namespace
 
-extern "C" {
+extern "C"
+{
 
-// Folding grows a code point's UTF-8 by at most half (2 bytes -> 3), and each
-// word of at least one byte gains one terminator.
-size_t mh_tokens_capacity(size_t length) noexcept { return 2 * length + 1; }
+	// Folding grows a code point's UTF-8 by at most half (2 bytes -> 3), and each
+	// word of at least one byte gains one terminator.
+	size_t mh_tokens_capacity(size_t length) noexcept
+	{
+		return 2 * length + 1;
+	}
 
-MhStatus mh_tokenize(const char *text, size_t length, size_t *position, size_t piece, char *out,
-                     size_t out_capacity, size_t *out_length) noexcept {
-    try {
-        if (position == nullptr || out_length == nullptr || *position > length)
-            return MH_ERR_INTERNAL;
-        CollectingSink sink{out, out_capacity, out_length, false};
-        minhash::tokenize(reinterpret_cast<const unsigned char *>(text), length, position, piece,
-                          sink);
-        return sink.overflow ? MH_ERR_BUFFER_TOO_SMALL : MH_OK;
-    } catch (...) {
-        return MH_ERR_INTERNAL;
-    }
-}
+	MhStatus mh_tokenize(const char *text, size_t length, size_t *position, size_t piece, char *out,
+	                     size_t out_capacity, size_t *out_length) noexcept
+	{
+		try
+		{
+			if (position == nullptr || out_length == nullptr || *position > length)
+				return MH_ERR_INTERNAL;
+			CollectingSink sink{out, out_capacity, out_length, false};
+			minhash::tokenize(reinterpret_cast<const unsigned char *>(text), length, position,
+			                  piece, sink);
+			return sink.overflow ? MH_ERR_BUFFER_TOO_SMALL : MH_OK;
+		}
+		catch (...)
+		{
+			return MH_ERR_INTERNAL;
+		}
+	}
 
-}  // extern "C"
+} // extern "C"

@@ -38,7 +38,8 @@
 #include "minhash_core.h"
 #include "tokenizer.hpp"
 
-namespace {
+namespace
+{
 
 // ---------------------------------------------------------------------------
 // The tiny harness
@@ -48,765 +49,929 @@ int g_passed = 0;
 int g_failed = 0;
 const char *g_section = "";
 
-const char *status_name(MhStatus s) {
-    switch (s) {
-        case MH_OK: return "MH_OK";
-        case MH_ERR_NUM_PERM_RANGE: return "MH_ERR_NUM_PERM_RANGE";
-        case MH_ERR_SHINGLE_SIZE_RANGE: return "MH_ERR_SHINGLE_SIZE_RANGE";
-        case MH_ERR_KIND: return "MH_ERR_KIND";
-        case MH_ERR_BUFFER_TOO_SMALL: return "MH_ERR_BUFFER_TOO_SMALL";
-        case MH_ERR_PARAMS_MISMATCH: return "MH_ERR_PARAMS_MISMATCH";
-        case MH_ERR_INTERNAL: return "MH_ERR_INTERNAL";
-        case MH_PARSE_BAD_PREFIX: return "MH_PARSE_BAD_PREFIX";
-        case MH_PARSE_BAD_VERSION: return "MH_PARSE_BAD_VERSION";
-        case MH_PARSE_UNKNOWN_VERSION: return "MH_PARSE_UNKNOWN_VERSION";
-        case MH_PARSE_UNKNOWN_KIND: return "MH_PARSE_UNKNOWN_KIND";
-        case MH_PARSE_BAD_FIELD: return "MH_PARSE_BAD_FIELD";
-        case MH_PARSE_BAD_NUMBER: return "MH_PARSE_BAD_NUMBER";
-        case MH_PARSE_BAD_HEX: return "MH_PARSE_BAD_HEX";
-        case MH_PARSE_COUNT_MISMATCH: return "MH_PARSE_COUNT_MISMATCH";
-        case MH_PARSE_EMPTY_NOT_MAX: return "MH_PARSE_EMPTY_NOT_MAX";
-        case MH_PARSE_ESTIMATED_EMPTY: return "MH_PARSE_ESTIMATED_EMPTY";
-        case MH_PARSE_TRUNCATED: return "MH_PARSE_TRUNCATED";
-        case MH_PARSE_TRAILING: return "MH_PARSE_TRAILING";
-        case MH_PARSE_RESERVED_NONZERO: return "MH_PARSE_RESERVED_NONZERO";
-        case MH_PARSE_UNKNOWN_FLAGS: return "MH_PARSE_UNKNOWN_FLAGS";
-    }
-    return "(unknown status)";
+const char *status_name(MhStatus s)
+{
+	switch (s)
+	{
+		case MH_OK:
+			return "MH_OK";
+		case MH_ERR_NUM_PERM_RANGE:
+			return "MH_ERR_NUM_PERM_RANGE";
+		case MH_ERR_SHINGLE_SIZE_RANGE:
+			return "MH_ERR_SHINGLE_SIZE_RANGE";
+		case MH_ERR_KIND:
+			return "MH_ERR_KIND";
+		case MH_ERR_BUFFER_TOO_SMALL:
+			return "MH_ERR_BUFFER_TOO_SMALL";
+		case MH_ERR_PARAMS_MISMATCH:
+			return "MH_ERR_PARAMS_MISMATCH";
+		case MH_ERR_INTERNAL:
+			return "MH_ERR_INTERNAL";
+		case MH_PARSE_BAD_PREFIX:
+			return "MH_PARSE_BAD_PREFIX";
+		case MH_PARSE_BAD_VERSION:
+			return "MH_PARSE_BAD_VERSION";
+		case MH_PARSE_UNKNOWN_VERSION:
+			return "MH_PARSE_UNKNOWN_VERSION";
+		case MH_PARSE_UNKNOWN_KIND:
+			return "MH_PARSE_UNKNOWN_KIND";
+		case MH_PARSE_BAD_FIELD:
+			return "MH_PARSE_BAD_FIELD";
+		case MH_PARSE_BAD_NUMBER:
+			return "MH_PARSE_BAD_NUMBER";
+		case MH_PARSE_BAD_HEX:
+			return "MH_PARSE_BAD_HEX";
+		case MH_PARSE_COUNT_MISMATCH:
+			return "MH_PARSE_COUNT_MISMATCH";
+		case MH_PARSE_EMPTY_NOT_MAX:
+			return "MH_PARSE_EMPTY_NOT_MAX";
+		case MH_PARSE_ESTIMATED_EMPTY:
+			return "MH_PARSE_ESTIMATED_EMPTY";
+		case MH_PARSE_TRUNCATED:
+			return "MH_PARSE_TRUNCATED";
+		case MH_PARSE_TRAILING:
+			return "MH_PARSE_TRAILING";
+		case MH_PARSE_RESERVED_NONZERO:
+			return "MH_PARSE_RESERVED_NONZERO";
+		case MH_PARSE_UNKNOWN_FLAGS:
+			return "MH_PARSE_UNKNOWN_FLAGS";
+	}
+	return "(unknown status)";
 }
 
 // A byte string, printable: UTF-8 is shown as is, control and stray bytes as \xNN.
-std::string quoted(const std::string &s, size_t limit = 120) {
-    std::string out = "\"";
-    for (size_t i = 0; i < s.size() && i < limit;) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        size_t length = 1;
-        const uint32_t cp = minhash::decode_utf8(reinterpret_cast<const unsigned char *>(s.data()) + i,
-                                                 s.size() - i, &length);
-        if (c < 0x20 || c == 0x7F || c == '"' || c == '\\' ||
-            (cp == minhash::kReplacementCharacter && length == 1)) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            out += buf;
-        } else {
-            out.append(s, i, length);
-        }
-        i += length;
-    }
-    if (s.size() > limit) out += "...(" + std::to_string(s.size()) + " bytes)";
-    return out + "\"";
+std::string quoted(const std::string &s, size_t limit = 120)
+{
+	std::string out = "\"";
+	for (size_t i = 0; i < s.size() && i < limit;)
+	{
+		const unsigned char c = static_cast<unsigned char>(s[i]);
+		size_t length = 1;
+		const uint32_t cp = minhash::decode_utf8(
+		    reinterpret_cast<const unsigned char *>(s.data()) + i, s.size() - i, &length);
+		if (c < 0x20 || c == 0x7F || c == '"' || c == '\\' ||
+		    (cp == minhash::kReplacementCharacter && length == 1))
+		{
+			char buf[8];
+			std::snprintf(buf, sizeof buf, "\\x%02X", c);
+			out += buf;
+		}
+		else
+		{
+			out.append(s, i, length);
+		}
+		i += length;
+	}
+	if (s.size() > limit) out += "...(" + std::to_string(s.size()) + " bytes)";
+	return out + "\"";
 }
 
 template <typename T>
-std::string show(const T &v) {
-    std::ostringstream o;
-    o << v;
-    return o.str();
+std::string show(const T &v)
+{
+	std::ostringstream o;
+	o << v;
+	return o.str();
 }
-std::string show(const std::string &v) { return quoted(v); }
-std::string show(bool v) { return v ? "true" : "false"; }
-std::string show(uint8_t v) { return std::to_string(static_cast<unsigned>(v)); }
-std::string show(MhStatus v) { return status_name(v); }
-std::string show(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+std::string show(const std::string &v)
+{
+	return quoted(v);
 }
-std::string show(const std::vector<std::string> &v) {
-    std::string out = "[";
-    for (size_t i = 0; i < v.size(); i++) out += (i ? "|" : "") + quoted(v[i], 40);
-    return out + "]";
+std::string show(bool v)
+{
+	return v ? "true" : "false";
+}
+std::string show(uint8_t v)
+{
+	return std::to_string(static_cast<unsigned>(v));
+}
+std::string show(MhStatus v)
+{
+	return status_name(v);
+}
+std::string show(double v)
+{
+	char buf[40];
+	std::snprintf(buf, sizeof buf, "%.17g", v);
+	return buf;
+}
+std::string show(const std::vector<std::string> &v)
+{
+	std::string out = "[";
+	for (size_t i = 0; i < v.size(); i++) out += (i ? "|" : "") + quoted(v[i], 40);
+	return out + "]";
 }
 
-bool check(bool ok, const std::string &what, int line) {
-    if (ok) {
-        g_passed++;
-    } else {
-        g_failed++;
-        std::printf("FAIL %s: %s (line %d)\n", g_section, what.c_str(), line);
-    }
-    return ok;
+bool check(bool ok, const std::string &what, int line)
+{
+	if (ok)
+	{
+		g_passed++;
+	}
+	else
+	{
+		g_failed++;
+		std::printf("FAIL %s: %s (line %d)\n", g_section, what.c_str(), line);
+	}
+	return ok;
 }
 
 template <typename A, typename B>
 bool check_eq(const A &got, const B &want, const char *got_expr, const char *want_expr,
-              const std::string &context, int line) {
-    const bool ok = got == want;
-    if (ok) {
-        g_passed++;
-    } else {
-        g_failed++;
-        std::printf("FAIL %s: %s: %s == %s: got %s, want %s (line %d)\n", g_section,
-                    context.c_str(), got_expr, want_expr, show(got).c_str(), show(want).c_str(),
-                    line);
-    }
-    return ok;
+              const std::string &context, int line)
+{
+	const bool ok = got == want;
+	if (ok)
+	{
+		g_passed++;
+	}
+	else
+	{
+		g_failed++;
+		std::printf("FAIL %s: %s: %s == %s: got %s, want %s (line %d)\n", g_section,
+		            context.c_str(), got_expr, want_expr, show(got).c_str(), show(want).c_str(),
+		            line);
+	}
+	return ok;
 }
 
 #define CHECK(cond, context) check((cond), std::string(context) + ": " #cond, __LINE__)
 #define CHECK_EQ(got, want, context) check_eq((got), (want), #got, #want, (context), __LINE__)
 
-std::string hex32(uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%08" PRIx32, v);
-    return buf;
+std::string hex32(uint32_t v)
+{
+	char buf[16];
+	std::snprintf(buf, sizeof buf, "%08" PRIx32, v);
+	return buf;
 }
 
-std::string code_point_name(uint32_t cp) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "U+%04" PRIX32, cp);
-    return buf;
+std::string code_point_name(uint32_t cp)
+{
+	char buf[16];
+	std::snprintf(buf, sizeof buf, "U+%04" PRIX32, cp);
+	return buf;
 }
 
 // ---------------------------------------------------------------------------
 // Building signatures through the C API
 // ---------------------------------------------------------------------------
 
-struct Sig {
-    MhStatus status = MH_ERR_INTERNAL;
-    MhSummary summary{};
-    std::vector<uint32_t> values;
+struct Sig
+{
+	MhStatus status = MH_ERR_INTERNAL;
+	MhSummary summary{};
+	std::vector<uint32_t> values;
 };
 
-MhParams make_params(uint8_t kind, uint16_t shingle_size, uint32_t num_perm, int32_t seed) {
-    MhParams p;
-    std::memset(&p, 0, sizeof p);
-    p.kind = kind;
-    p.shingle_size = shingle_size;
-    p.num_perm = num_perm;
-    p.seed = seed;
-    return p;
+MhParams make_params(uint8_t kind, uint16_t shingle_size, uint32_t num_perm, int32_t seed)
+{
+	MhParams p;
+	std::memset(&p, 0, sizeof p);
+	p.kind = kind;
+	p.shingle_size = shingle_size;
+	p.num_perm = num_perm;
+	p.seed = seed;
+	return p;
 }
 
 // Builders must be 8-byte aligned: they live in a vector of uint64_t sized
 // exactly to mh_builder_size(), so that ASan sees any write past the end.
-struct Builder {
-    std::vector<uint64_t> memory;
-    void *state = nullptr;
-    MhStatus init_status = MH_ERR_INTERNAL;
-    uint32_t num_perm = 0;
+struct Builder
+{
+	std::vector<uint64_t> memory;
+	void *state = nullptr;
+	MhStatus init_status = MH_ERR_INTERNAL;
+	uint32_t num_perm = 0;
 
-    // offset_slots > 0 places the builder off a 64-byte boundary on purpose.
-    Builder(const MhParams &params, uint64_t max_elements, size_t offset_slots = 0) {
-        const size_t size = mh_builder_size(&params, max_elements);
-        num_perm = params.num_perm;
-        if (size == 0) return;
-        memory.assign(size / 8 + (size % 8 != 0) + offset_slots, 0xA5A5A5A5A5A5A5A5ULL);
-        state = memory.data() + offset_slots;
-        init_status = mh_builder_init(state, size, &params, max_elements);
-    }
+	// offset_slots > 0 places the builder off a 64-byte boundary on purpose.
+	Builder(const MhParams &params, uint64_t max_elements, size_t offset_slots = 0)
+	{
+		const size_t size = mh_builder_size(&params, max_elements);
+		num_perm = params.num_perm;
+		if (size == 0) return;
+		memory.assign(size / 8 + (size % 8 != 0) + offset_slots, 0xA5A5A5A5A5A5A5A5ULL);
+		state = memory.data() + offset_slots;
+		init_status = mh_builder_init(state, size, &params, max_elements);
+	}
 
-    Sig finish() {
-        Sig sig;
-        sig.values.assign(num_perm, 0);
-        sig.status = mh_builder_finish(state, &sig.summary, sig.values.data());
-        return sig;
-    }
+	Sig finish()
+	{
+		Sig sig;
+		sig.values.assign(num_perm, 0);
+		sig.status = mh_builder_finish(state, &sig.summary, sig.values.data());
+		return sig;
+	}
 };
 
 // Feed like the glue does: loop until *position == length.
-MhStatus feed_all(void *builder, const std::string &text, size_t piece, size_t *calls = nullptr) {
-    size_t position = 0;
-    size_t n = 0;
-    while (position < text.size()) {
-        const size_t before = position;
-        const MhStatus status =
-            mh_builder_feed_text(builder, text.data(), text.size(), &position, piece);
-        n++;
-        if (status != MH_OK) return status;
-        if (position <= before || position > text.size()) return MH_ERR_INTERNAL;  // no progress
-    }
-    if (calls != nullptr) *calls = n;
-    return MH_OK;
+MhStatus feed_all(void *builder, const std::string &text, size_t piece, size_t *calls = nullptr)
+{
+	size_t position = 0;
+	size_t n = 0;
+	while (position < text.size())
+	{
+		const size_t before = position;
+		const MhStatus status =
+		    mh_builder_feed_text(builder, text.data(), text.size(), &position, piece);
+		n++;
+		if (status != MH_OK) return status;
+		if (position <= before || position > text.size()) return MH_ERR_INTERNAL; // no progress
+	}
+	if (calls != nullptr) *calls = n;
+	return MH_OK;
 }
 
-Sig build_text(const MhParams &params, const std::string &text, size_t piece = SIZE_MAX) {
-    // Copy into an exactly sized heap buffer so that ASan catches over-reads.
-    std::vector<char> exact(text.begin(), text.end());
-    Builder b(params, text.size() + 1);
-    Sig sig;
-    if (b.init_status != MH_OK) {
-        sig.status = b.init_status;
-        return sig;
-    }
-    size_t position = 0;
-    while (position < exact.size()) {
-        const size_t before = position;
-        const MhStatus status =
-            mh_builder_feed_text(b.state, exact.data(), exact.size(), &position, piece);
-        if (status != MH_OK) {
-            sig.status = status;
-            return sig;
-        }
-        if (position <= before || position > exact.size()) {
-            sig.status = MH_ERR_INTERNAL;
-            return sig;
-        }
-    }
-    return b.finish();
+Sig build_text(const MhParams &params, const std::string &text, size_t piece = SIZE_MAX)
+{
+	// Copy into an exactly sized heap buffer so that ASan catches over-reads.
+	std::vector<char> exact(text.begin(), text.end());
+	Builder b(params, text.size() + 1);
+	Sig sig;
+	if (b.init_status != MH_OK)
+	{
+		sig.status = b.init_status;
+		return sig;
+	}
+	size_t position = 0;
+	while (position < exact.size())
+	{
+		const size_t before = position;
+		const MhStatus status =
+		    mh_builder_feed_text(b.state, exact.data(), exact.size(), &position, piece);
+		if (status != MH_OK)
+		{
+			sig.status = status;
+			return sig;
+		}
+		if (position <= before || position > exact.size())
+		{
+			sig.status = MH_ERR_INTERNAL;
+			return sig;
+		}
+	}
+	return b.finish();
 }
 
 Sig build_words(const std::string &text, uint16_t k, uint32_t n, int32_t seed,
-                size_t piece = SIZE_MAX) {
-    return build_text(make_params(MH_KIND_WORDS, k, n, seed), text, piece);
+                size_t piece = SIZE_MAX)
+{
+	return build_text(make_params(MH_KIND_WORDS, k, n, seed), text, piece);
 }
 
 Sig build_chars(const std::string &text, uint16_t q, uint32_t n, int32_t seed,
-                size_t piece = SIZE_MAX) {
-    return build_text(make_params(MH_KIND_CHARS, q, n, seed), text, piece);
+                size_t piece = SIZE_MAX)
+{
+	return build_text(make_params(MH_KIND_CHARS, q, n, seed), text, piece);
 }
 
-Sig build_set(const std::vector<std::string> &elements, uint32_t n, int32_t seed) {
-    Builder b(make_params(MH_KIND_SET, 0, n, seed), elements.size());
-    Sig sig;
-    if (b.init_status != MH_OK) {
-        sig.status = b.init_status;
-        return sig;
-    }
-    for (const std::string &e : elements) {
-        std::vector<char> exact(e.begin(), e.end());
-        const MhStatus status = mh_builder_add_element(b.state, exact.data(), exact.size());
-        if (status != MH_OK) {
-            sig.status = status;
-            return sig;
-        }
-    }
-    return b.finish();
+Sig build_set(const std::vector<std::string> &elements, uint32_t n, int32_t seed)
+{
+	Builder b(make_params(MH_KIND_SET, 0, n, seed), elements.size());
+	Sig sig;
+	if (b.init_status != MH_OK)
+	{
+		sig.status = b.init_status;
+		return sig;
+	}
+	for (const std::string &e : elements)
+	{
+		std::vector<char> exact(e.begin(), e.end());
+		const MhStatus status = mh_builder_add_element(b.state, exact.data(), exact.size());
+		if (status != MH_OK)
+		{
+			sig.status = status;
+			return sig;
+		}
+	}
+	return b.finish();
 }
 
 // ---------------------------------------------------------------------------
 // The independent reference: the documented algorithm, written from scratch
 // ---------------------------------------------------------------------------
 
-uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
 }
 
-uint64_t seed64(int32_t seed) { return static_cast<uint64_t>(static_cast<uint32_t>(seed)); }
-
-void put_le64(std::vector<unsigned char> *out, uint64_t v) {
-    for (int k = 0; k < 8; k++) out->push_back(static_cast<unsigned char>(v >> (8 * k)));
+uint64_t seed64(int32_t seed)
+{
+	return static_cast<uint64_t>(static_cast<uint32_t>(seed));
 }
 
-void put_le32(std::vector<unsigned char> *out, uint32_t v) {
-    for (int k = 0; k < 4; k++) out->push_back(static_cast<unsigned char>(v >> (8 * k)));
+void put_le64(std::vector<unsigned char> *out, uint64_t v)
+{
+	for (int k = 0; k < 8; k++) out->push_back(static_cast<unsigned char>(v >> (8 * k)));
+}
+
+void put_le32(std::vector<unsigned char> *out, uint32_t v)
+{
+	for (int k = 0; k < 4; k++) out->push_back(static_cast<unsigned char>(v >> (8 * k)));
 }
 
 // Decode valid UTF-8 (the reference only ever sees folded words).
-std::vector<uint32_t> code_points_of(const std::string &s) {
-    std::vector<uint32_t> out;
-    for (size_t i = 0; i < s.size();) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-        for (int k = 1; k < n; k++) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-        out.push_back(cp);
-        i += static_cast<size_t>(n);
-    }
-    return out;
+std::vector<uint32_t> code_points_of(const std::string &s)
+{
+	std::vector<uint32_t> out;
+	for (size_t i = 0; i < s.size();)
+	{
+		const unsigned char c = static_cast<unsigned char>(s[i]);
+		int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+		uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+		for (int k = 1; k < n; k++) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+		out.push_back(cp);
+		i += static_cast<size_t>(n);
+	}
+	return out;
 }
 
-struct Reference {
-    std::vector<uint32_t> values;
-    uint64_t size = 0;
+struct Reference
+{
+	std::vector<uint32_t> values;
+	uint64_t size = 0;
 };
 
 // Position i = min over shingles of (a_i * x + b_i) mod 2^32, where x is the
 // 64-bit shingle hash folded to 32 bits (high half XOR low half), and a_i =
 // high32(next()) | 1, b_i = high32(next()) drawn alternately from
 // splitmix64(seed).
-Reference reference_signature(const std::vector<uint64_t> &shingles, uint32_t n, int32_t seed) {
-    Reference r;
-    r.values.assign(n, 0xFFFFFFFFu);
-    uint64_t state = seed64(seed);
-    for (uint32_t i = 0; i < n; i++) {
-        const uint32_t a = static_cast<uint32_t>(splitmix64(&state) >> 32) | 1;
-        const uint32_t b = static_cast<uint32_t>(splitmix64(&state) >> 32);
-        for (uint64_t hash : shingles) {
-            const uint32_t x = static_cast<uint32_t>(hash) ^ static_cast<uint32_t>(hash >> 32);
-            const uint32_t h = a * x + b;
-            if (h < r.values[i]) r.values[i] = h;
-        }
-    }
-    r.size = std::set<uint64_t>(shingles.begin(), shingles.end()).size();
-    return r;
+Reference reference_signature(const std::vector<uint64_t> &shingles, uint32_t n, int32_t seed)
+{
+	Reference r;
+	r.values.assign(n, 0xFFFFFFFFu);
+	uint64_t state = seed64(seed);
+	for (uint32_t i = 0; i < n; i++)
+	{
+		const uint32_t a = static_cast<uint32_t>(splitmix64(&state) >> 32) | 1;
+		const uint32_t b = static_cast<uint32_t>(splitmix64(&state) >> 32);
+		for (uint64_t hash : shingles)
+		{
+			const uint32_t x = static_cast<uint32_t>(hash) ^ static_cast<uint32_t>(hash >> 32);
+			const uint32_t h = a * x + b;
+			if (h < r.values[i]) r.values[i] = h;
+		}
+	}
+	r.size = std::set<uint64_t>(shingles.begin(), shingles.end()).size();
+	return r;
 }
 
 // Window start offsets: every full window, or one window of all m tokens
 // when 0 < m < size.
 template <typename Token, typename Put>
 std::vector<uint64_t> window_hashes(const std::vector<Token> &tokens, size_t size, int32_t seed,
-                                    Put put) {
-    std::vector<uint64_t> out;
-    if (tokens.empty()) return out;
-    const size_t width = tokens.size() < size ? tokens.size() : size;
-    for (size_t start = 0; start + width <= tokens.size(); start++) {
-        std::vector<unsigned char> bytes;
-        for (size_t j = 0; j < width; j++) put(&bytes, tokens[start + j]);
-        out.push_back(XXH3_64bits_withSeed(bytes.data(), bytes.size(), seed64(seed)));
-    }
-    return out;
+                                    Put put)
+{
+	std::vector<uint64_t> out;
+	if (tokens.empty()) return out;
+	const size_t width = tokens.size() < size ? tokens.size() : size;
+	for (size_t start = 0; start + width <= tokens.size(); start++)
+	{
+		std::vector<unsigned char> bytes;
+		for (size_t j = 0; j < width; j++) put(&bytes, tokens[start + j]);
+		out.push_back(XXH3_64bits_withSeed(bytes.data(), bytes.size(), seed64(seed)));
+	}
+	return out;
 }
 
 std::vector<uint64_t> reference_word_shingles(const std::vector<std::string> &words, size_t k,
-                                              int32_t seed) {
-    std::vector<uint64_t> word_hashes;
-    for (const std::string &w : words) word_hashes.push_back(XXH3_64bits(w.data(), w.size()));
-    return window_hashes(word_hashes, k, seed, put_le64);
+                                              int32_t seed)
+{
+	std::vector<uint64_t> word_hashes;
+	for (const std::string &w : words) word_hashes.push_back(XXH3_64bits(w.data(), w.size()));
+	return window_hashes(word_hashes, k, seed, put_le64);
 }
 
-std::vector<uint32_t> reference_char_tokens(const std::vector<std::string> &words) {
-    std::vector<uint32_t> cps;
-    for (size_t i = 0; i < words.size(); i++) {
-        if (i > 0) cps.push_back(0x20);
-        for (uint32_t cp : code_points_of(words[i])) cps.push_back(cp);
-    }
-    return cps;
+std::vector<uint32_t> reference_char_tokens(const std::vector<std::string> &words)
+{
+	std::vector<uint32_t> cps;
+	for (size_t i = 0; i < words.size(); i++)
+	{
+		if (i > 0) cps.push_back(0x20);
+		for (uint32_t cp : code_points_of(words[i])) cps.push_back(cp);
+	}
+	return cps;
 }
 
 std::vector<uint64_t> reference_char_shingles(const std::vector<std::string> &words, size_t q,
-                                              int32_t seed) {
-    return window_hashes(reference_char_tokens(words), q, seed, put_le32);
+                                              int32_t seed)
+{
+	return window_hashes(reference_char_tokens(words), q, seed, put_le32);
 }
 
 Reference reference_words(const std::vector<std::string> &words, uint16_t k, uint32_t n,
-                          int32_t seed) {
-    return reference_signature(reference_word_shingles(words, k, seed), n, seed);
+                          int32_t seed)
+{
+	return reference_signature(reference_word_shingles(words, k, seed), n, seed);
 }
 
 Reference reference_chars(const std::vector<std::string> &words, uint16_t q, uint32_t n,
-                          int32_t seed) {
-    return reference_signature(reference_char_shingles(words, q, seed), n, seed);
+                          int32_t seed)
+{
+	return reference_signature(reference_char_shingles(words, q, seed), n, seed);
 }
 
-Reference reference_set(const std::vector<std::string> &elements, uint32_t n, int32_t seed) {
-    std::vector<uint64_t> hashes;
-    for (const std::string &e : elements)
-        hashes.push_back(XXH3_64bits_withSeed(e.data(), e.size(), seed64(seed)));
-    return reference_signature(hashes, n, seed);
+Reference reference_set(const std::vector<std::string> &elements, uint32_t n, int32_t seed)
+{
+	std::vector<uint64_t> hashes;
+	for (const std::string &e : elements)
+		hashes.push_back(XXH3_64bits_withSeed(e.data(), e.size(), seed64(seed)));
+	return reference_signature(hashes, n, seed);
 }
 
 // Compare a built signature with the reference: status, params, size, every value.
 void check_against(const Sig &sig, const Reference &ref, const MhParams &params,
-                   const std::string &context, int line) {
-    check_eq(sig.status, MH_OK, "status", "MH_OK", context, line);
-    if (sig.status != MH_OK) return;
-    check_eq(mh_params_match(&sig.summary.params, &params), MH_OK, "params", "given", context, line);
-    check_eq(sig.summary.flags, uint8_t(0), "flags", "0", context, line);
-    check_eq(sig.summary.distinct_shingles, ref.size, "size", "reference size", context, line);
-    size_t mismatches = 0, first = 0;
-    for (size_t i = 0; i < ref.values.size() && i < sig.values.size(); i++)
-        if (sig.values[i] != ref.values[i] && mismatches++ == 0) first = i;
-    if (!check(sig.values.size() == ref.values.size() && mismatches == 0,
-               context + ": values equal the independent reference", line))
-        std::printf("     %zu of %zu values differ; first at %zu: got %s, want %s\n", mismatches,
-                    ref.values.size(), first, hex32(sig.values[first]).c_str(),
-                    hex32(ref.values[first]).c_str());
+                   const std::string &context, int line)
+{
+	check_eq(sig.status, MH_OK, "status", "MH_OK", context, line);
+	if (sig.status != MH_OK) return;
+	check_eq(mh_params_match(&sig.summary.params, &params), MH_OK, "params", "given", context,
+	         line);
+	check_eq(sig.summary.flags, uint8_t(0), "flags", "0", context, line);
+	check_eq(sig.summary.distinct_shingles, ref.size, "size", "reference size", context, line);
+	size_t mismatches = 0, first = 0;
+	for (size_t i = 0; i < ref.values.size() && i < sig.values.size(); i++)
+		if (sig.values[i] != ref.values[i] && mismatches++ == 0) first = i;
+	if (!check(sig.values.size() == ref.values.size() && mismatches == 0,
+	           context + ": values equal the independent reference", line))
+		std::printf("     %zu of %zu values differ; first at %zu: got %s, want %s\n", mismatches,
+		            ref.values.size(), first, hex32(sig.values[first]).c_str(),
+		            hex32(ref.values[first]).c_str());
 }
 
-#define CHECK_SIG(sig, ref, params, context) check_against((sig), (ref), (params), (context), __LINE__)
+#define CHECK_SIG(sig, ref, params, context)                                                       \
+	check_against((sig), (ref), (params), (context), __LINE__)
 
-bool same_signature(const Sig &a, const Sig &b) {
-    return a.status == b.status && a.summary.flags == b.summary.flags &&
-           a.summary.distinct_shingles == b.summary.distinct_shingles &&
-           mh_params_match(&a.summary.params, &b.summary.params) == MH_OK &&
-           a.values == b.values;
+bool same_signature(const Sig &a, const Sig &b)
+{
+	return a.status == b.status && a.summary.flags == b.summary.flags &&
+	       a.summary.distinct_shingles == b.summary.distinct_shingles &&
+	       mh_params_match(&a.summary.params, &b.summary.params) == MH_OK && a.values == b.values;
 }
 
-std::vector<std::string> split_words(const std::string &joined) {
-    std::vector<std::string> out;
-    if (joined.empty()) return out;
-    size_t start = 0;
-    for (;;) {
-        const size_t bar = joined.find('|', start);
-        out.push_back(joined.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
-        if (bar == std::string::npos) break;
-        start = bar + 1;
-    }
-    return out;
+std::vector<std::string> split_words(const std::string &joined)
+{
+	std::vector<std::string> out;
+	if (joined.empty()) return out;
+	size_t start = 0;
+	for (;;)
+	{
+		const size_t bar = joined.find('|', start);
+		out.push_back(
+		    joined.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+		if (bar == std::string::npos) break;
+		start = bar + 1;
+	}
+	return out;
 }
 
 // ---------------------------------------------------------------------------
 // Direct tokenizer access: a sink that records words and checks the pieces
 // ---------------------------------------------------------------------------
 
-bool valid_utf8_piece(const unsigned char *b, size_t n) {
-    for (size_t i = 0; i < n;) {
-        size_t length;
-        const uint32_t cp = minhash::decode_utf8(b + i, n - i, &length);
-        if (cp == minhash::kReplacementCharacter) return false;
-        i += length;
-    }
-    return true;
+bool valid_utf8_piece(const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n;)
+	{
+		size_t length;
+		const uint32_t cp = minhash::decode_utf8(b + i, n - i, &length);
+		if (cp == minhash::kReplacementCharacter) return false;
+		i += length;
+	}
+	return true;
 }
 
-struct RecordingSink {
-    std::vector<std::string> words;
-    std::string current;
-    size_t pieces = 0;        // word_piece calls
-    bool bad_piece = false;   // empty, too long, or not whole code points
+struct RecordingSink
+{
+	std::vector<std::string> words;
+	std::string current;
+	size_t pieces = 0;      // word_piece calls
+	bool bad_piece = false; // empty, too long, or not whole code points
 
-    void note(const unsigned char *b, size_t n) {
-        if (n == 0 || n > minhash::kWordPieceBytes || !valid_utf8_piece(b, n)) bad_piece = true;
-        current.append(reinterpret_cast<const char *>(b), n);
-    }
-    void word_piece(const unsigned char *b, size_t n) {
-        pieces++;
-        note(b, n);
-    }
-    void word_end(const unsigned char *b, size_t n) {
-        note(b, n);
-        words.push_back(current);
-        current.clear();
-    }
+	void note(const unsigned char *b, size_t n)
+	{
+		if (n == 0 || n > minhash::kWordPieceBytes || !valid_utf8_piece(b, n)) bad_piece = true;
+		current.append(reinterpret_cast<const char *>(b), n);
+	}
+	void word_piece(const unsigned char *b, size_t n)
+	{
+		pieces++;
+		note(b, n);
+	}
+	void word_end(const unsigned char *b, size_t n)
+	{
+		note(b, n);
+		words.push_back(current);
+		current.clear();
+	}
 };
 
-struct Tokenized {
-    std::vector<std::string> words;
-    std::vector<size_t> words_per_call;
-    std::vector<size_t> stops;  // *position after each call
-    bool bad_piece = false;
-    bool progress = true;       // every call advanced
-    size_t pieces = 0;
+struct Tokenized
+{
+	std::vector<std::string> words;
+	std::vector<size_t> words_per_call;
+	std::vector<size_t> stops; // *position after each call
+	bool bad_piece = false;
+	bool progress = true; // every call advanced
+	size_t pieces = 0;
 };
 
-Tokenized tokenize_text(const std::string &text, size_t piece = SIZE_MAX) {
-    std::vector<unsigned char> exact(text.begin(), text.end());
-    Tokenized t;
-    RecordingSink sink;
-    size_t position = 0;
-    do {
-        const size_t before = position;
-        const size_t words_before = sink.words.size();
-        minhash::tokenize(exact.data(), exact.size(), &position, piece, sink);
-        t.words_per_call.push_back(sink.words.size() - words_before);
-        t.stops.push_back(position);
-        if (position <= before && exact.size() > 0) {
-            t.progress = false;
-            break;
-        }
-    } while (position < exact.size());
-    t.words = sink.words;
-    t.bad_piece = sink.bad_piece;
-    t.pieces = sink.pieces;
-    return t;
+Tokenized tokenize_text(const std::string &text, size_t piece = SIZE_MAX)
+{
+	std::vector<unsigned char> exact(text.begin(), text.end());
+	Tokenized t;
+	RecordingSink sink;
+	size_t position = 0;
+	do
+	{
+		const size_t before = position;
+		const size_t words_before = sink.words.size();
+		minhash::tokenize(exact.data(), exact.size(), &position, piece, sink);
+		t.words_per_call.push_back(sink.words.size() - words_before);
+		t.stops.push_back(position);
+		if (position <= before && exact.size() > 0)
+		{
+			t.progress = false;
+			break;
+		}
+	} while (position < exact.size());
+	t.words = sink.words;
+	t.bad_piece = sink.bad_piece;
+	t.pieces = sink.pieces;
+	return t;
 }
 
 // ---------------------------------------------------------------------------
 // 1. Tokenizer
 // ---------------------------------------------------------------------------
 
-struct TokenCase {
-    const char *name;
-    std::string text;
-    const char *words;  // expected folded words joined by '|'
+struct TokenCase
+{
+	const char *name;
+	std::string text;
+	const char *words; // expected folded words joined by '|'
 };
 
-void test_tokenizer_cases() {
-    g_section = "tokenizer";
-    const std::string word10k(10000, 'x');
-    const std::vector<TokenCase> cases = {
-        {"ascii punctuation and case", "Hello, WORLD!", "hello|world"},
-        {"leading/trailing separators", "  ...Hello...  ", "hello"},
-        {"only separators", " ,.;:!?-_()[]{}'\"\t\n\r/\\@#$%^&*+=<>|~`", ""},
-        {"empty", "", ""},
-        {"underscore and apostrophe separate", "snake_case don't", "snake|case|don|t"},
-        {"letters and digits form one word", "abc123 4x4", "abc123|4x4"},
-        {"NUL byte separates", std::string("a\0b", 3), "a|b"},
-        {"precomposed Latin", "Ça va? ÉCOLE", "ça|va|école"},
-        {"Latin-1 letters", "ÀÖØÞ ÿ", "àöøþ|ÿ"},
-        {"German sharp s stays (simple folding)", "Straße STRASSE", "straße|strasse"},
-        {"capital sharp s folds to sharp s", "\u1E9E", "ß"},
-        {"Greek, final sigma folds to sigma", "ΣΊΣΥΦΟΣ σίσυφος", "σίσυφοσ|σίσυφοσ"},
-        {"Cyrillic", "ПРИВЕТ мир", "привет|мир"},
-        {"Armenian", "ԲԱՐԵՎ", "բարեվ"},
-        {"CJK run without separators is one word", "日本語のテキスト", "日本語のテキスト"},
-        {"CJK with a space", "中文 文本", "中文|文本"},
-        {"CJK ideographic comma separates", "中文、文本。", "中文|文本"},
-        {"ideographic space separates", "中文\u3000文本", "中文|文本"},
-        {"Hangul", "한국어 텍스트", "한국어|텍스트"},
-        {"Thai (marks inside words)", "ภาษาไทย ง่าย", "ภาษาไทย|ง่าย"},
-        {"emoji separates", "a😀b", "a|b"},
-        {"emoji only", "😀 🎉👍🏽", ""},
-        {"emoji between words", "hello😀world", "hello|world"},
-        {"combining mark kept, no normalization", "e\u0301cole", "e\u0301cole"},
-        {"decomposed capital folds base only", "E\u0301COLE", "e\u0301cole"},
-        {"leading combining mark is a word char", " \u0301a", "\u0301a"},
-        {"enclosing mark Me", "a\u20DDb", "a\u20DDb"},
-        {"spacing mark Mc (Devanagari)", "हिन्दी", "हिन्दी"},
-        {"Arabic-Indic digits are Nd", "x٣y ٣٤٥", "x٣y|٣٤٥"},
-        {"Devanagari digits are Nd", "१२३", "१२३"},
-        {"fullwidth letters and digits fold", "ＡＢＣ１２３", "ａｂｃ１２３"},
-        {"superscript two (No) separates", "x²y", "x|y"},
-        {"vulgar fraction (No) separates", "1½2", "1|2"},
-        {"Roman numeral (Nl) separates", "aⅫb", "a|b"},
-        {"NBSP separates", "a\u00A0b", "a|b"},
-        {"zero width joiner (Cf) separates", "a\u200Db", "a|b"},
-        {"soft hyphen (Cf) separates", "co\u00ADop", "co|op"},
-        {"modifier letter Lm", "aʰb", "aʰb"},
-        {"titlecase digraph Lt folds", "ǅemal", "ǆemal"},
-        {"Kelvin sign folds to ASCII k", "\u212Aelvin", "kelvin"},
-        {"micro sign folds to mu", "µ", "μ"},
-        {"dotted capital I has no simple folding", "İstanbul", "\u0130stanbul"},
-        {"Cherokee small folds to capital", "\u13F8 \uAB70", "\u13F0|\u13A0"},
-        {"Deseret (4-byte) folds", "\U00010400", "\U00010428"},
-        {"Adlam (4-byte) folds", "\U0001E900", "\U0001E922"},
-        {"invalid: overlong C0 80", "ab\xC0\x80" "cd", "ab|cd"},
-        {"invalid: overlong E0 80 80", "ab\xE0\x80\x80" "cd", "ab|cd"},
-        {"invalid: overlong F0 80 80 80", "ab\xF0\x80\x80\x80" "cd", "ab|cd"},
-        {"invalid: lone continuation byte", "ab\x80" "cd", "ab|cd"},
-        {"invalid: surrogate ED A0 80", "ab\xED\xA0\x80" "cd", "ab|cd"},
-        {"invalid: truncated sequence at end", "abc\xE6\x97", "abc"},
-        {"invalid: truncated sequence inside", "ab\xE6\x97" "cd", "ab|cd"},
-        {"invalid: lone lead byte at end", "abc\xC3", "abc"},
-        {"invalid: F5 lead", "ab\xF5\x80\x80\x80" "cd", "ab|cd"},
-        {"invalid: FF byte", "ab\xFF" "cd", "ab|cd"},
-        {"invalid: above U+10FFFF", "ab\xF4\x90\x80\x80" "cd", "ab|cd"},
-        {"valid after a bad lead", "x\xE6\xC3\xA9y", "x|éy"},
-        {"last valid code points", "a\xF4\x8F\xBF\xBF" "b", "a|b"},
-        {"10,000-letter word", word10k, nullptr},
-    };
-    for (const TokenCase &c : cases) {
-        const std::vector<std::string> want =
-            c.words != nullptr ? split_words(c.words) : std::vector<std::string>{word10k};
-        const Tokenized t = tokenize_text(c.text);
-        CHECK_EQ(t.words, want, std::string("tokenize ") + c.name + " " + quoted(c.text, 40));
-        CHECK(!t.bad_piece, std::string("pieces are whole code points ") + c.name);
-        // The same words through the C API, words and chars kinds.
-        for (uint16_t k : {uint16_t(1), uint16_t(2)}) {
-            const MhParams p = make_params(MH_KIND_WORDS, k, 64, 11);
-            CHECK_SIG(build_text(p, c.text), reference_words(want, k, 64, 11), p,
-                      std::string("words k=") + std::to_string(k) + " " + c.name);
-        }
-        const MhParams pc = make_params(MH_KIND_CHARS, 3, 64, -5);
-        CHECK_SIG(build_text(pc, c.text), reference_chars(want, 3, 64, -5), pc,
-                  std::string("chars q=3 ") + c.name);
-    }
+void test_tokenizer_cases()
+{
+	g_section = "tokenizer";
+	const std::string word10k(10000, 'x');
+	const std::vector<TokenCase> cases = {
+	    {"ascii punctuation and case", "Hello, WORLD!", "hello|world"},
+	    {"leading/trailing separators", "  ...Hello...  ", "hello"},
+	    {"only separators", " ,.;:!?-_()[]{}'\"\t\n\r/\\@#$%^&*+=<>|~`", ""},
+	    {"empty", "", ""},
+	    {"underscore and apostrophe separate", "snake_case don't", "snake|case|don|t"},
+	    {"letters and digits form one word", "abc123 4x4", "abc123|4x4"},
+	    {"NUL byte separates", std::string("a\0b", 3), "a|b"},
+	    {"precomposed Latin", "Ça va? ÉCOLE", "ça|va|école"},
+	    {"Latin-1 letters", "ÀÖØÞ ÿ", "àöøþ|ÿ"},
+	    {"German sharp s stays (simple folding)", "Straße STRASSE", "straße|strasse"},
+	    {"capital sharp s folds to sharp s", "\u1E9E", "ß"},
+	    {"Greek, final sigma folds to sigma", "ΣΊΣΥΦΟΣ σίσυφος", "σίσυφοσ|σίσυφοσ"},
+	    {"Cyrillic", "ПРИВЕТ мир", "привет|мир"},
+	    {"Armenian", "ԲԱՐԵՎ", "բարեվ"},
+	    {"CJK run without separators is one word", "日本語のテキスト", "日本語のテキスト"},
+	    {"CJK with a space", "中文 文本", "中文|文本"},
+	    {"CJK ideographic comma separates", "中文、文本。", "中文|文本"},
+	    {"ideographic space separates", "中文\u3000文本", "中文|文本"},
+	    {"Hangul", "한국어 텍스트", "한국어|텍스트"},
+	    {"Thai (marks inside words)", "ภาษาไทย ง่าย", "ภาษาไทย|ง่าย"},
+	    {"emoji separates", "a😀b", "a|b"},
+	    {"emoji only", "😀 🎉👍🏽", ""},
+	    {"emoji between words", "hello😀world", "hello|world"},
+	    {"combining mark kept, no normalization", "e\u0301cole", "e\u0301cole"},
+	    {"decomposed capital folds base only", "E\u0301COLE", "e\u0301cole"},
+	    {"leading combining mark is a word char", " \u0301a", "\u0301a"},
+	    {"enclosing mark Me", "a\u20DDb", "a\u20DDb"},
+	    {"spacing mark Mc (Devanagari)", "हिन्दी", "हिन्दी"},
+	    {"Arabic-Indic digits are Nd", "x٣y ٣٤٥", "x٣y|٣٤٥"},
+	    {"Devanagari digits are Nd", "१२३", "१२३"},
+	    {"fullwidth letters and digits fold", "ＡＢＣ１２３", "ａｂｃ１２３"},
+	    {"superscript two (No) separates", "x²y", "x|y"},
+	    {"vulgar fraction (No) separates", "1½2", "1|2"},
+	    {"Roman numeral (Nl) separates", "aⅫb", "a|b"},
+	    {"NBSP separates", "a\u00A0b", "a|b"},
+	    {"zero width joiner (Cf) separates", "a\u200Db", "a|b"},
+	    {"soft hyphen (Cf) separates", "co\u00ADop", "co|op"},
+	    {"modifier letter Lm", "aʰb", "aʰb"},
+	    {"titlecase digraph Lt folds", "ǅemal", "ǆemal"},
+	    {"Kelvin sign folds to ASCII k", "\u212Aelvin", "kelvin"},
+	    {"micro sign folds to mu", "µ", "μ"},
+	    {"dotted capital I has no simple folding", "İstanbul", "\u0130stanbul"},
+	    {"Cherokee small folds to capital", "\u13F8 \uAB70", "\u13F0|\u13A0"},
+	    {"Deseret (4-byte) folds", "\U00010400", "\U00010428"},
+	    {"Adlam (4-byte) folds", "\U0001E900", "\U0001E922"},
+	    {"invalid: overlong C0 80",
+	     "ab\xC0\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: overlong E0 80 80",
+	     "ab\xE0\x80\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: overlong F0 80 80 80",
+	     "ab\xF0\x80\x80\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: lone continuation byte",
+	     "ab\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: surrogate ED A0 80",
+	     "ab\xED\xA0\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: truncated sequence at end", "abc\xE6\x97", "abc"},
+	    {"invalid: truncated sequence inside",
+	     "ab\xE6\x97"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: lone lead byte at end", "abc\xC3", "abc"},
+	    {"invalid: F5 lead",
+	     "ab\xF5\x80\x80\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: FF byte",
+	     "ab\xFF"
+	     "cd",
+	     "ab|cd"},
+	    {"invalid: above U+10FFFF",
+	     "ab\xF4\x90\x80\x80"
+	     "cd",
+	     "ab|cd"},
+	    {"valid after a bad lead", "x\xE6\xC3\xA9y", "x|éy"},
+	    {"last valid code points",
+	     "a\xF4\x8F\xBF\xBF"
+	     "b",
+	     "a|b"},
+	    {"10,000-letter word", word10k, nullptr},
+	};
+	for (const TokenCase &c : cases)
+	{
+		const std::vector<std::string> want =
+		    c.words != nullptr ? split_words(c.words) : std::vector<std::string>{word10k};
+		const Tokenized t = tokenize_text(c.text);
+		CHECK_EQ(t.words, want, std::string("tokenize ") + c.name + " " + quoted(c.text, 40));
+		CHECK(!t.bad_piece, std::string("pieces are whole code points ") + c.name);
+		// The same words through the C API, words and chars kinds.
+		for (uint16_t k : {uint16_t(1), uint16_t(2)})
+		{
+			const MhParams p = make_params(MH_KIND_WORDS, k, 64, 11);
+			CHECK_SIG(build_text(p, c.text), reference_words(want, k, 64, 11), p,
+			          std::string("words k=") + std::to_string(k) + " " + c.name);
+		}
+		const MhParams pc = make_params(MH_KIND_CHARS, 3, 64, -5);
+		CHECK_SIG(build_text(pc, c.text), reference_chars(want, 3, 64, -5), pc,
+		          std::string("chars q=3 ") + c.name);
+	}
 
-    // No Unicode normalization (by design: the tables are pinned, NFC would
-    // need more of them): "e" + U+0301 COMBINING ACUTE stays one word, since
-    // marks are word characters, but it is a different word from the
-    // precomposed U+00E9 "école".  Case folding applies to each code point.
-    {
-        const Sig pre = build_words("école", 1, 64, 0);
-        const Sig dec = build_words("e\u0301cole", 1, 64, 0);
-        CHECK_EQ(mh_agreeing_positions(pre.values.data(), dec.values.data(), 64), 0u,
-                 "precomposed and decomposed are different words");
-        const Sig upper = build_words("ÉCOLE École école", 1, 64, 0);
-        CHECK_EQ(upper.summary.distinct_shingles, uint64_t(1), "case variants are one word");
-        CHECK(upper.values == pre.values, "case variants give the signature of école");
-    }
+	// No Unicode normalization (by design: the tables are pinned, NFC would
+	// need more of them): "e" + U+0301 COMBINING ACUTE stays one word, since
+	// marks are word characters, but it is a different word from the
+	// precomposed U+00E9 "école".  Case folding applies to each code point.
+	{
+		const Sig pre = build_words("école", 1, 64, 0);
+		const Sig dec = build_words("e\u0301cole", 1, 64, 0);
+		CHECK_EQ(mh_agreeing_positions(pre.values.data(), dec.values.data(), 64), 0u,
+		         "precomposed and decomposed are different words");
+		const Sig upper = build_words("ÉCOLE École école", 1, 64, 0);
+		CHECK_EQ(upper.summary.distinct_shingles, uint64_t(1), "case variants are one word");
+		CHECK(upper.values == pre.values, "case variants give the signature of école");
+	}
 }
 
-void test_tokenizer_functions() {
-    g_section = "tokenizer functions";
-    using minhash::decode_utf8;
-    struct DecodeCase {
-        const char *name;
-        std::string bytes;
-        uint32_t code_point;
-        size_t length;
-    };
-    const std::vector<DecodeCase> decode_cases = {
-        {"ASCII", "A", 'A', 1},
-        {"NUL", std::string(1, '\0'), 0, 1},
-        {"2-byte min", "\xC2\x80", 0x80, 2},
-        {"2-byte max", "\xDF\xBF", 0x7FF, 2},
-        {"3-byte min", "\xE0\xA0\x80", 0x800, 3},
-        {"before surrogates", "\xED\x9F\xBF", 0xD7FF, 3},
-        {"after surrogates", "\xEE\x80\x80", 0xE000, 3},
-        {"3-byte max", "\xEF\xBF\xBF", 0xFFFF, 3},
-        {"4-byte min", "\xF0\x90\x80\x80", 0x10000, 4},
-        {"4-byte max", "\xF4\x8F\xBF\xBF", 0x10FFFF, 4},
-        {"overlong C0 80", "\xC0\x80", 0xFFFD, 1},
-        {"overlong C1 BF", "\xC1\xBF", 0xFFFD, 1},
-        {"overlong E0 9F BF", "\xE0\x9F\xBF", 0xFFFD, 1},
-        {"overlong F0 8F BF BF", "\xF0\x8F\xBF\xBF", 0xFFFD, 1},
-        {"surrogate ED A0 80", "\xED\xA0\x80", 0xFFFD, 1},
-        {"surrogate ED BF BF", "\xED\xBF\xBF", 0xFFFD, 1},
-        {"above max F4 90 80 80", "\xF4\x90\x80\x80", 0xFFFD, 1},
-        {"F5 lead", "\xF5\x80\x80\x80", 0xFFFD, 1},
-        {"FF", "\xFF", 0xFFFD, 1},
-        {"continuation", "\x80", 0xFFFD, 1},
-        {"truncated 2 of 3", "\xE6\x97", 0xFFFD, 1},
-        {"truncated 1 of 2", "\xC3", 0xFFFD, 1},
-        {"bad continuation", "\xE6\x41\x41", 0xFFFD, 1},
-    };
-    for (const DecodeCase &c : decode_cases) {
-        std::vector<unsigned char> exact(c.bytes.begin(), c.bytes.end());
-        size_t length = 99;
-        const uint32_t cp = decode_utf8(exact.data(), exact.size(), &length);
-        CHECK_EQ(cp, c.code_point, std::string("decode ") + c.name);
-        CHECK_EQ(length, c.length, std::string("decode length ") + c.name);
-    }
+void test_tokenizer_functions()
+{
+	g_section = "tokenizer functions";
+	using minhash::decode_utf8;
+	struct DecodeCase
+	{
+		const char *name;
+		std::string bytes;
+		uint32_t code_point;
+		size_t length;
+	};
+	const std::vector<DecodeCase> decode_cases = {
+	    {"ASCII", "A", 'A', 1},
+	    {"NUL", std::string(1, '\0'), 0, 1},
+	    {"2-byte min", "\xC2\x80", 0x80, 2},
+	    {"2-byte max", "\xDF\xBF", 0x7FF, 2},
+	    {"3-byte min", "\xE0\xA0\x80", 0x800, 3},
+	    {"before surrogates", "\xED\x9F\xBF", 0xD7FF, 3},
+	    {"after surrogates", "\xEE\x80\x80", 0xE000, 3},
+	    {"3-byte max", "\xEF\xBF\xBF", 0xFFFF, 3},
+	    {"4-byte min", "\xF0\x90\x80\x80", 0x10000, 4},
+	    {"4-byte max", "\xF4\x8F\xBF\xBF", 0x10FFFF, 4},
+	    {"overlong C0 80", "\xC0\x80", 0xFFFD, 1},
+	    {"overlong C1 BF", "\xC1\xBF", 0xFFFD, 1},
+	    {"overlong E0 9F BF", "\xE0\x9F\xBF", 0xFFFD, 1},
+	    {"overlong F0 8F BF BF", "\xF0\x8F\xBF\xBF", 0xFFFD, 1},
+	    {"surrogate ED A0 80", "\xED\xA0\x80", 0xFFFD, 1},
+	    {"surrogate ED BF BF", "\xED\xBF\xBF", 0xFFFD, 1},
+	    {"above max F4 90 80 80", "\xF4\x90\x80\x80", 0xFFFD, 1},
+	    {"F5 lead", "\xF5\x80\x80\x80", 0xFFFD, 1},
+	    {"FF", "\xFF", 0xFFFD, 1},
+	    {"continuation", "\x80", 0xFFFD, 1},
+	    {"truncated 2 of 3", "\xE6\x97", 0xFFFD, 1},
+	    {"truncated 1 of 2", "\xC3", 0xFFFD, 1},
+	    {"bad continuation", "\xE6\x41\x41", 0xFFFD, 1},
+	};
+	for (const DecodeCase &c : decode_cases)
+	{
+		std::vector<unsigned char> exact(c.bytes.begin(), c.bytes.end());
+		size_t length = 99;
+		const uint32_t cp = decode_utf8(exact.data(), exact.size(), &length);
+		CHECK_EQ(cp, c.code_point, std::string("decode ") + c.name);
+		CHECK_EQ(length, c.length, std::string("decode length ") + c.name);
+	}
 
-    // encode/decode round trip over every scalar value.
-    size_t round_trip_failures = 0;
-    uint32_t first_failure = 0;
-    for (uint32_t cp = 0; cp <= 0x10FFFF; cp++) {
-        if (cp >= 0xD800 && cp <= 0xDFFF) continue;
-        unsigned char buf[4];
-        const size_t n = minhash::encode_utf8(cp, buf);
-        const size_t want_n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-        size_t length = 0;
-        const uint32_t back = decode_utf8(buf, n, &length);
-        if ((n != want_n || back != cp || length != n) && round_trip_failures++ == 0)
-            first_failure = cp;
-    }
-    CHECK_EQ(round_trip_failures, size_t(0),
-             "encode/decode round trip of all scalar values (first failure " +
-                 code_point_name(first_failure) + ")");
+	// encode/decode round trip over every scalar value.
+	size_t round_trip_failures = 0;
+	uint32_t first_failure = 0;
+	for (uint32_t cp = 0; cp <= 0x10FFFF; cp++)
+	{
+		if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+		unsigned char buf[4];
+		const size_t n = minhash::encode_utf8(cp, buf);
+		const size_t want_n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+		size_t length = 0;
+		const uint32_t back = decode_utf8(buf, n, &length);
+		if ((n != want_n || back != cp || length != n) && round_trip_failures++ == 0)
+			first_failure = cp;
+	}
+	CHECK_EQ(round_trip_failures, size_t(0),
+	         "encode/decode round trip of all scalar values (first failure " +
+	             code_point_name(first_failure) + ")");
 
-    // Spot checks of the pinned tables.
-    struct WordCase {
-        uint32_t cp;
-        bool word;
-    };
-    const WordCase word_cases[] = {
-        {'a', true},     {'Z', true},     {'0', true},     {'_', false},    {' ', false},
-        {0x00AA, true},  {0x00B2, false}, {0x00B5, true},  {0x00BD, false}, {0x00D7, false},
-        {0x00DF, true},  {0x0301, true},  {0x0663, true},  {0x0966, true},  {0x20DD, true},
-        {0x2160, false}, {0x200D, false}, {0x00A0, false}, {0x3000, false}, {0x3001, false},
-        {0x30FC, true},  {0x4E00, true},  {0xFF10, true},  {0xFFFD, false}, {0x1F600, false},
-        {0x10400, true}, {0x20000, true}, {0xE000, false}, {0x10FFFF, false}, {0x0378, false},
-    };
-    for (const WordCase &c : word_cases)
-        CHECK_EQ(minhash::is_word_character(c.cp), c.word, "is_word_character " + code_point_name(c.cp));
+	// Spot checks of the pinned tables.
+	struct WordCase
+	{
+		uint32_t cp;
+		bool word;
+	};
+	const WordCase word_cases[] = {
+	    {'a', true},     {'Z', true},     {'0', true},     {'_', false},      {' ', false},
+	    {0x00AA, true},  {0x00B2, false}, {0x00B5, true},  {0x00BD, false},   {0x00D7, false},
+	    {0x00DF, true},  {0x0301, true},  {0x0663, true},  {0x0966, true},    {0x20DD, true},
+	    {0x2160, false}, {0x200D, false}, {0x00A0, false}, {0x3000, false},   {0x3001, false},
+	    {0x30FC, true},  {0x4E00, true},  {0xFF10, true},  {0xFFFD, false},   {0x1F600, false},
+	    {0x10400, true}, {0x20000, true}, {0xE000, false}, {0x10FFFF, false}, {0x0378, false},
+	};
+	for (const WordCase &c : word_cases)
+		CHECK_EQ(minhash::is_word_character(c.cp), c.word,
+		         "is_word_character " + code_point_name(c.cp));
 
-    struct FoldCase {
-        uint32_t cp, folded;
-    };
-    const FoldCase fold_cases[] = {
-        {'A', 'a'},          {'a', 'a'},          {'1', '1'},          {0x00C9, 0x00E9},
-        {0x00DF, 0x00DF},    {0x1E9E, 0x00DF},    {0x03A3, 0x03C3},    {0x03C2, 0x03C3},
-        {0x0130, 0x0130},    {0x0049, 0x0069},    {0x212A, 'k'},       {0x00B5, 0x03BC},
-        {0x01C5, 0x01C6},    {0x13F8, 0x13F0},    {0xAB70, 0x13A0},    {0x10400, 0x10428},
-        {0x1E900, 0x1E922},  {0x1F88, 0x1F80},    {0x0390, 0x0390},    {0xFF21, 0xFF41},
-        {0x023A, 0x2C65},    {0x0345, 0x03B9},
-    };
-    for (const FoldCase &c : fold_cases)
-        CHECK_EQ(minhash::fold_case(c.cp), c.folded, "fold_case " + code_point_name(c.cp));
+	struct FoldCase
+	{
+		uint32_t cp, folded;
+	};
+	const FoldCase fold_cases[] = {
+	    {'A', 'a'},         {'a', 'a'},       {'1', '1'},       {0x00C9, 0x00E9},
+	    {0x00DF, 0x00DF},   {0x1E9E, 0x00DF}, {0x03A3, 0x03C3}, {0x03C2, 0x03C3},
+	    {0x0130, 0x0130},   {0x0049, 0x0069}, {0x212A, 'k'},    {0x00B5, 0x03BC},
+	    {0x01C5, 0x01C6},   {0x13F8, 0x13F0}, {0xAB70, 0x13A0}, {0x10400, 0x10428},
+	    {0x1E900, 0x1E922}, {0x1F88, 0x1F80}, {0x0390, 0x0390}, {0xFF21, 0xFF41},
+	    {0x023A, 0x2C65},   {0x0345, 0x03B9},
+	};
+	for (const FoldCase &c : fold_cases)
+		CHECK_EQ(minhash::fold_case(c.cp), c.folded, "fold_case " + code_point_name(c.cp));
 
-    // Pin the whole tables.  These numbers were computed by a separate script
-    // straight from Debian's unicode-data 15.0 UnicodeData.txt/CaseFolding.txt
-    // (not from unicode_tables.inc): word characters = categories L*, M*, Nd;
-    // folds = CaseFolding statuses C and S.  Regenerating the tables from a
-    // different Unicode version changes stored signatures and must fail here.
-    uint64_t word_count = 0, word_sum = 0, fold_count = 0, fold_sum = 0;
-    size_t fold_not_idempotent = 0, fold_changes_class = 0;
-    for (uint32_t cp = 0; cp <= 0x10FFFF; cp++) {
-        const bool word = minhash::is_word_character(cp);
-        if (word) {
-            word_count++;
-            word_sum += uint64_t(cp) * cp + cp;
-        }
-        const uint32_t f = minhash::fold_case(cp);
-        if (f != cp) {
-            fold_count++;
-            fold_sum += (uint64_t(cp) * 0x9E3779B97F4A7C15ULL) ^ f;
-            if (minhash::fold_case(f) != f) fold_not_idempotent++;
-            if (minhash::is_word_character(f) != word) fold_changes_class++;
-        }
-    }
-    CHECK_EQ(word_count, uint64_t(139234), "word code points in Unicode 15.0");
-    CHECK_EQ(word_sum, uint64_t(0x8857674591beeULL), "checksum of word code points");
-    CHECK_EQ(fold_count, uint64_t(1454), "simple case folds in Unicode 15.0");
-    CHECK_EQ(fold_sum, uint64_t(0x907e4c1ca70b155dULL), "checksum of case folds");
-    CHECK_EQ(fold_not_idempotent, size_t(0), "folding is idempotent");
-    // mh_tokens_capacity() relies on folding growing UTF-8 by at most half.
-    size_t fold_growth_violations = 0;
-    for (uint32_t cp = 0; cp <= 0x10FFFF; cp++) {
-        if (cp >= 0xD800 && cp <= 0xDFFF) continue;
-        unsigned char a[4], b[4];
-        const size_t from = minhash::encode_utf8(cp, a), to = minhash::encode_utf8(minhash::fold_case(cp), b);
-        if (2 * to > 3 * from || (from == 1 && to != 1)) fold_growth_violations++;
-    }
-    CHECK_EQ(fold_growth_violations, size_t(0), "folding grows UTF-8 by at most half");
-    CHECK_EQ(fold_changes_class, size_t(0), "folding keeps word characters word characters");
+	// Pin the whole tables.  These numbers were computed by a separate script
+	// straight from Debian's unicode-data 15.0 UnicodeData.txt/CaseFolding.txt
+	// (not from unicode_tables.inc): word characters = categories L*, M*, Nd;
+	// folds = CaseFolding statuses C and S.  Regenerating the tables from a
+	// different Unicode version changes stored signatures and must fail here.
+	uint64_t word_count = 0, word_sum = 0, fold_count = 0, fold_sum = 0;
+	size_t fold_not_idempotent = 0, fold_changes_class = 0;
+	for (uint32_t cp = 0; cp <= 0x10FFFF; cp++)
+	{
+		const bool word = minhash::is_word_character(cp);
+		if (word)
+		{
+			word_count++;
+			word_sum += uint64_t(cp) * cp + cp;
+		}
+		const uint32_t f = minhash::fold_case(cp);
+		if (f != cp)
+		{
+			fold_count++;
+			fold_sum += (uint64_t(cp) * 0x9E3779B97F4A7C15ULL) ^ f;
+			if (minhash::fold_case(f) != f) fold_not_idempotent++;
+			if (minhash::is_word_character(f) != word) fold_changes_class++;
+		}
+	}
+	CHECK_EQ(word_count, uint64_t(139234), "word code points in Unicode 15.0");
+	CHECK_EQ(word_sum, uint64_t(0x8857674591beeULL), "checksum of word code points");
+	CHECK_EQ(fold_count, uint64_t(1454), "simple case folds in Unicode 15.0");
+	CHECK_EQ(fold_sum, uint64_t(0x907e4c1ca70b155dULL), "checksum of case folds");
+	CHECK_EQ(fold_not_idempotent, size_t(0), "folding is idempotent");
+	// mh_tokens_capacity() relies on folding growing UTF-8 by at most half.
+	size_t fold_growth_violations = 0;
+	for (uint32_t cp = 0; cp <= 0x10FFFF; cp++)
+	{
+		if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+		unsigned char a[4], b[4];
+		const size_t from = minhash::encode_utf8(cp, a),
+		             to = minhash::encode_utf8(minhash::fold_case(cp), b);
+		if (2 * to > 3 * from || (from == 1 && to != 1)) fold_growth_violations++;
+	}
+	CHECK_EQ(fold_growth_violations, size_t(0), "folding grows UTF-8 by at most half");
+	CHECK_EQ(fold_changes_class, size_t(0), "folding keeps word characters word characters");
 }
 
 // Words longer than kWordPieceBytes reach the sink in pieces; the word hash
 // must be that of the whole folded word.
-void test_long_words() {
-    g_section = "long words";
-    struct LongCase {
-        std::string name;
-        std::string text;
-        std::string folded;
-    };
-    std::vector<LongCase> cases;
-    for (size_t n : {size_t(255), size_t(256), size_t(257), size_t(512), size_t(513),
-                     size_t(10000)})
-        cases.push_back({"ASCII x" + std::to_string(n), std::string(n, 'Q'), std::string(n, 'q')});
-    {
-        std::string t, f;
-        for (int i = 0; i < 5000; i++) t += "É", f += "é";  // 2-byte letters, folded
-        cases.push_back({"5000 x É", t, f});
-    }
-    {
-        std::string t, f;
-        for (int i = 0; i < 3001; i++) {
-            t += i % 3 == 0 ? "A" : i % 3 == 1 ? "日" : "\U00010400";
-            f += i % 3 == 0 ? "a" : i % 3 == 1 ? "日" : "\U00010428";
-        }
-        cases.push_back({"mixed 1/3/4-byte", t, f});
-    }
-    // Every alignment of multi-byte characters against the 256-byte piece
-    // buffer: j ASCII letters, then 2-, 3- or 4-byte letters.
-    for (size_t j = 0; j < 8; j++)
-        for (const char *letter : {"é", "日", "\U00010428"}) {
-            std::string t(j, 'x');
-            for (int i = 0; i < 150; i++) t += letter;
-            cases.push_back({std::to_string(j) + " ASCII then " + letter, t, t});
-        }
-    {
-        // Folding that grows the encoding: U+023A (2 bytes) -> U+2C65 (3 bytes).
-        std::string t, f;
-        for (int i = 0; i < 400; i++) t += "\u023A", f += "\u2C65";
-        cases.push_back({"growing fold", t, f});
-    }
-    for (const LongCase &c : cases) {
-        const Tokenized t = tokenize_text("(" + c.text + ") tail");
-        CHECK_EQ(t.words.size(), size_t(2), c.name + " word count");
-        if (!t.words.empty()) CHECK(t.words[0] == c.folded, c.name + ": pieces join to the folded word");
-        CHECK(!t.bad_piece, c.name + ": each piece is 1..256 bytes of whole code points");
-        // ASCII words are cut every 256 bytes exactly; other words a little
-        // earlier (a piece never splits a code point).
-        const size_t full = c.folded.size() > 0 ? (c.folded.size() - 1) / minhash::kWordPieceBytes : 0;
-        if (code_points_of(c.folded).size() == c.folded.size())
-            CHECK_EQ(t.pieces, full, c.name + ": word_piece calls of an ASCII word");
-        else
-            CHECK(t.pieces >= full && t.pieces <= 2 * full + 1, c.name + ": word_piece calls");
-    }
+void test_long_words()
+{
+	g_section = "long words";
+	struct LongCase
+	{
+		std::string name;
+		std::string text;
+		std::string folded;
+	};
+	std::vector<LongCase> cases;
+	for (size_t n :
+	     {size_t(255), size_t(256), size_t(257), size_t(512), size_t(513), size_t(10000)})
+		cases.push_back({"ASCII x" + std::to_string(n), std::string(n, 'Q'), std::string(n, 'q')});
+	{
+		std::string t, f;
+		for (int i = 0; i < 5000; i++) t += "É", f += "é"; // 2-byte letters, folded
+		cases.push_back({"5000 x É", t, f});
+	}
+	{
+		std::string t, f;
+		for (int i = 0; i < 3001; i++)
+		{
+			t += i % 3 == 0 ? "A" : i % 3 == 1 ? "日" : "\U00010400";
+			f += i % 3 == 0 ? "a" : i % 3 == 1 ? "日" : "\U00010428";
+		}
+		cases.push_back({"mixed 1/3/4-byte", t, f});
+	}
+	// Every alignment of multi-byte characters against the 256-byte piece
+	// buffer: j ASCII letters, then 2-, 3- or 4-byte letters.
+	for (size_t j = 0; j < 8; j++)
+		for (const char *letter : {"é", "日", "\U00010428"})
+		{
+			std::string t(j, 'x');
+			for (int i = 0; i < 150; i++) t += letter;
+			cases.push_back({std::to_string(j) + " ASCII then " + letter, t, t});
+		}
+	{
+		// Folding that grows the encoding: U+023A (2 bytes) -> U+2C65 (3 bytes).
+		std::string t, f;
+		for (int i = 0; i < 400; i++) t += "\u023A", f += "\u2C65";
+		cases.push_back({"growing fold", t, f});
+	}
+	for (const LongCase &c : cases)
+	{
+		const Tokenized t = tokenize_text("(" + c.text + ") tail");
+		CHECK_EQ(t.words.size(), size_t(2), c.name + " word count");
+		if (!t.words.empty())
+			CHECK(t.words[0] == c.folded, c.name + ": pieces join to the folded word");
+		CHECK(!t.bad_piece, c.name + ": each piece is 1..256 bytes of whole code points");
+		// ASCII words are cut every 256 bytes exactly; other words a little
+		// earlier (a piece never splits a code point).
+		const size_t full =
+		    c.folded.size() > 0 ? (c.folded.size() - 1) / minhash::kWordPieceBytes : 0;
+		if (code_points_of(c.folded).size() == c.folded.size())
+			CHECK_EQ(t.pieces, full, c.name + ": word_piece calls of an ASCII word");
+		else
+			CHECK(t.pieces >= full && t.pieces <= 2 * full + 1, c.name + ": word_piece calls");
+	}
 
-    // The word hash is XXH3_64bits of the whole folded word, computed here in one go.
-    for (const LongCase &c : cases) {
-        const std::string text = "start " + c.text + " end";
-        const std::vector<std::string> words = {"start", c.folded, "end"};
-        for (uint16_t k : {uint16_t(1), uint16_t(3)}) {
-            const MhParams p = make_params(MH_KIND_WORDS, k, 32, 3);
-            CHECK_SIG(build_text(p, text), reference_words(words, k, 32, 3), p,
-                      c.name + " words k=" + std::to_string(k));
-        }
-        const MhParams pc = make_params(MH_KIND_CHARS, 4, 32, 3);
-        CHECK_SIG(build_text(pc, text), reference_chars(words, 4, 32, 3), pc, c.name + " chars q=4");
-    }
+	// The word hash is XXH3_64bits of the whole folded word, computed here in one go.
+	for (const LongCase &c : cases)
+	{
+		const std::string text = "start " + c.text + " end";
+		const std::vector<std::string> words = {"start", c.folded, "end"};
+		for (uint16_t k : {uint16_t(1), uint16_t(3)})
+		{
+			const MhParams p = make_params(MH_KIND_WORDS, k, 32, 3);
+			CHECK_SIG(build_text(p, text), reference_words(words, k, 32, 3), p,
+			          c.name + " words k=" + std::to_string(k));
+		}
+		const MhParams pc = make_params(MH_KIND_CHARS, 4, 32, 3);
+		CHECK_SIG(build_text(pc, text), reference_chars(words, 4, 32, 3), pc,
+		          c.name + " chars q=4");
+	}
 
-    // A 10,000-letter word (39 pieces) with k = 5: one shingle of one word,
-    // hashed here by hand.
-    {
-        const std::string word(10000, 'w');
-        const uint64_t word_hash = XXH3_64bits(word.data(), word.size());
-        unsigned char le[8];
-        for (int k = 0; k < 8; k++) le[k] = static_cast<unsigned char>(word_hash >> (8 * k));
-        const uint64_t shingle = XXH3_64bits_withSeed(le, 8, 7);
-        const Reference ref = reference_signature({shingle}, 16, 7);
-        const MhParams p = make_params(MH_KIND_WORDS, 5, 16, 7);
-        CHECK_SIG(build_text(p, std::string(10000, 'W')), ref, p, "10,000-letter word, k=5");
-    }
+	// A 10,000-letter word (39 pieces) with k = 5: one shingle of one word,
+	// hashed here by hand.
+	{
+		const std::string word(10000, 'w');
+		const uint64_t word_hash = XXH3_64bits(word.data(), word.size());
+		unsigned char le[8];
+		for (int k = 0; k < 8; k++) le[k] = static_cast<unsigned char>(word_hash >> (8 * k));
+		const uint64_t shingle = XXH3_64bits_withSeed(le, 8, 7);
+		const Reference ref = reference_signature({shingle}, 16, 7);
+		const MhParams p = make_params(MH_KIND_WORDS, 5, 16, 7);
+		CHECK_SIG(build_text(p, std::string(10000, 'W')), ref, p, "10,000-letter word, k=5");
+	}
 }
 
 std::vector<std::string> random_words(std::mt19937_64 &rng, size_t count, size_t vocabulary);
@@ -814,716 +979,789 @@ std::string render(std::mt19937_64 &rng, const std::vector<std::string> &words);
 
 // mh_tokenize (the words as a person sees them) and mh_builder_collect (the
 // shingle hashes themselves).
-std::string tokenize_api(const std::string &text, size_t piece, size_t capacity, MhStatus *status) {
-    std::vector<char> exact(text.begin(), text.end());
-    std::vector<char> out(capacity);
-    size_t position = 0, out_length = 0;
-    *status = MH_OK;
-    do {
-        const size_t before = position;
-        *status = mh_tokenize(exact.data(), exact.size(), &position, piece, out.data(), out.size(),
-                              &out_length);
-        if (*status != MH_OK) return "";
-        if (position <= before && !exact.empty()) {
-            *status = MH_ERR_INTERNAL;
-            return "";
-        }
-    } while (position < exact.size());
-    return std::string(out.data(), out_length);
+std::string tokenize_api(const std::string &text, size_t piece, size_t capacity, MhStatus *status)
+{
+	std::vector<char> exact(text.begin(), text.end());
+	std::vector<char> out(capacity);
+	size_t position = 0, out_length = 0;
+	*status = MH_OK;
+	do
+	{
+		const size_t before = position;
+		*status = mh_tokenize(exact.data(), exact.size(), &position, piece, out.data(), out.size(),
+		                      &out_length);
+		if (*status != MH_OK) return "";
+		if (position <= before && !exact.empty())
+		{
+			*status = MH_ERR_INTERNAL;
+			return "";
+		}
+	} while (position < exact.size());
+	return std::string(out.data(), out_length);
 }
 
-void test_tokens_and_collect() {
-    g_section = "mh_tokenize";
-    const std::string doc = "Hello, WORLD! Ça va? ΣΊΣΥΦΟΣ 日本語 a😀b e\u0301cole ab\xC0\x80" "cd " +
-                            std::string(700, 'Z');
-    const Tokenized t = tokenize_text(doc);
-    std::string want;
-    for (const std::string &w : t.words) want += w + std::string(1, '\0');
-    for (size_t piece : {size_t(1), size_t(5), SIZE_MAX}) {
-        MhStatus st;
-        const std::string got = tokenize_api(doc, piece, mh_tokens_capacity(doc.size()), &st);
-        CHECK_EQ(st, MH_OK, "mh_tokenize piece=" + std::to_string(piece));
-        CHECK_EQ(got, want, "mh_tokenize gives the words, each NUL-terminated, piece=" + std::to_string(piece));
-    }
-    // Worst cases for the capacity: one-letter words, and folds that grow.
-    for (const std::string &worst : {std::string("a b c d e f g h i j"), std::string("a"),
-                                     std::string("\u023A \u023A \u023A"), std::string("\u023A"),
-                                     std::string("\u023A\u023A\u023A,\u023A"), std::string("")}) {
-        MhStatus st;
-        const std::string got = tokenize_api(worst, SIZE_MAX, mh_tokens_capacity(worst.size()), &st);
-        CHECK_EQ(st, MH_OK, "capacity suffices for " + quoted(worst));
-        std::string w;
-        for (const std::string &x : tokenize_text(worst).words) w += x + std::string(1, '\0');
-        CHECK_EQ(got, w, "tokens of " + quoted(worst));
-    }
-    {
-        MhStatus st;
-        tokenize_api("hello world", SIZE_MAX, 8, &st);
-        CHECK_EQ(st, MH_ERR_BUFFER_TOO_SMALL, "mh_tokenize into a small buffer");
-        size_t out_length = 0, position = 5;
-        char out[4];
-        CHECK_EQ(mh_tokenize("abc", 3, &position, 1, out, sizeof out, &out_length), MH_ERR_INTERNAL,
-                 "mh_tokenize position past the end");
-        CHECK_EQ(mh_tokenize("abc", 3, nullptr, 1, out, sizeof out, &out_length), MH_ERR_INTERNAL,
-                 "mh_tokenize NULL position");
-        position = 0;
-        CHECK_EQ(mh_tokenize("abc", 3, &position, 1, out, sizeof out, nullptr), MH_ERR_INTERNAL,
-                 "mh_tokenize NULL out_length");
-        CHECK_EQ(mh_tokens_capacity(0), size_t(1), "mh_tokens_capacity(0)");
-    }
+void test_tokens_and_collect()
+{
+	g_section = "mh_tokenize";
+	const std::string doc = "Hello, WORLD! Ça va? ΣΊΣΥΦΟΣ 日本語 a😀b e\u0301cole ab\xC0\x80"
+	                        "cd " +
+	                        std::string(700, 'Z');
+	const Tokenized t = tokenize_text(doc);
+	std::string want;
+	for (const std::string &w : t.words) want += w + std::string(1, '\0');
+	for (size_t piece : {size_t(1), size_t(5), SIZE_MAX})
+	{
+		MhStatus st;
+		const std::string got = tokenize_api(doc, piece, mh_tokens_capacity(doc.size()), &st);
+		CHECK_EQ(st, MH_OK, "mh_tokenize piece=" + std::to_string(piece));
+		CHECK_EQ(got, want,
+		         "mh_tokenize gives the words, each NUL-terminated, piece=" +
+		             std::to_string(piece));
+	}
+	// Worst cases for the capacity: one-letter words, and folds that grow.
+	for (const std::string &worst :
+	     {std::string("a b c d e f g h i j"), std::string("a"), std::string("\u023A \u023A \u023A"),
+	      std::string("\u023A"), std::string("\u023A\u023A\u023A,\u023A"), std::string("")})
+	{
+		MhStatus st;
+		const std::string got =
+		    tokenize_api(worst, SIZE_MAX, mh_tokens_capacity(worst.size()), &st);
+		CHECK_EQ(st, MH_OK, "capacity suffices for " + quoted(worst));
+		std::string w;
+		for (const std::string &x : tokenize_text(worst).words) w += x + std::string(1, '\0');
+		CHECK_EQ(got, w, "tokens of " + quoted(worst));
+	}
+	{
+		MhStatus st;
+		tokenize_api("hello world", SIZE_MAX, 8, &st);
+		CHECK_EQ(st, MH_ERR_BUFFER_TOO_SMALL, "mh_tokenize into a small buffer");
+		size_t out_length = 0, position = 5;
+		char out[4];
+		CHECK_EQ(mh_tokenize("abc", 3, &position, 1, out, sizeof out, &out_length), MH_ERR_INTERNAL,
+		         "mh_tokenize position past the end");
+		CHECK_EQ(mh_tokenize("abc", 3, nullptr, 1, out, sizeof out, &out_length), MH_ERR_INTERNAL,
+		         "mh_tokenize NULL position");
+		position = 0;
+		CHECK_EQ(mh_tokenize("abc", 3, &position, 1, out, sizeof out, nullptr), MH_ERR_INTERNAL,
+		         "mh_tokenize NULL out_length");
+		CHECK_EQ(mh_tokens_capacity(0), size_t(1), "mh_tokens_capacity(0)");
+	}
 
-    g_section = "mh_builder_collect";
-    std::mt19937_64 rng(4242);
-    for (int i = 0; i < 20; i++) {
-        const std::vector<std::string> words = random_words(rng, rng() % 40, 1 + rng() % 15);
-        const std::string text = render(rng, words);
-        const uint16_t k = static_cast<uint16_t>(1 + rng() % 6);
-        const int32_t seed = static_cast<int32_t>(static_cast<uint32_t>(rng()));
-        const MhParams p = make_params(MH_KIND_WORDS, k, 1, seed);
-        const uint64_t max_elements = text.size() / 2 + 1;
-        Builder b(p, max_elements);
-        std::vector<uint64_t> hashes(max_elements);
-        CHECK_EQ(mh_builder_collected(b.state), uint64_t(0), "nothing collected yet");
-        CHECK_EQ(mh_builder_collect(b.state, hashes.data(), max_elements), MH_OK, "collect");
-        CHECK_EQ(feed_all(b.state, text, 1 + rng() % 9), MH_OK, "feed while collecting");
-        const Sig s = b.finish();
-        const uint64_t count = mh_builder_collected(b.state);
-        hashes.resize(std::min<uint64_t>(count, max_elements));
-        // Every shingle hash in order, repeats included: exactly the reference.
-        CHECK(hashes == reference_word_shingles(words, k, seed),
-              "collected hashes are the reference shingles, doc " + std::to_string(i));
-        CHECK_EQ(s.summary.distinct_shingles,
-                 uint64_t(std::set<uint64_t>(hashes.begin(), hashes.end()).size()),
-                 "size is the number of distinct collected hashes");
-    }
-    {
-        const MhParams p = make_params(MH_KIND_WORDS, 2, 4, 0);
-        Builder b(p, 100);
-        std::vector<uint64_t> hashes(100);
-        CHECK_EQ(mh_builder_collect(b.state, hashes.data(), 99), MH_ERR_BUFFER_TOO_SMALL,
-                 "collect capacity below max_elements");
-        CHECK_EQ(mh_builder_collect(b.state, nullptr, 100), MH_ERR_BUFFER_TOO_SMALL, "collect into NULL");
-        CHECK_EQ(mh_builder_collect(nullptr, hashes.data(), 100), MH_ERR_BUFFER_TOO_SMALL,
-                 "collect from NULL builder");
-        CHECK_EQ(mh_builder_collected(nullptr), uint64_t(0), "collected of NULL builder");
-    }
-    {
-        // Exactly max_elements hashes fit; more are not written past the end.
-        const uint64_t max_elements = 5;
-        Builder b(make_params(MH_KIND_SET, 0, 4, 9), max_elements);
-        std::vector<uint64_t> hashes(max_elements);
-        CHECK_EQ(mh_builder_collect(b.state, hashes.data(), max_elements), MH_OK, "collect 5");
-        std::vector<std::string> elements = {"a", "b", "c", "d", "e"};
-        for (const std::string &e : elements) mh_builder_add_element(b.state, e.data(), e.size());
-        CHECK_EQ(mh_builder_collected(b.state), max_elements, "collected exactly max_elements");
-        std::vector<uint64_t> want;
-        for (const std::string &e : elements) want.push_back(XXH3_64bits_withSeed(e.data(), e.size(), 9));
-        CHECK(hashes == want, "collected set hashes are XXH3 of the elements");
-        mh_builder_add_element(b.state, "f", 1);
-        CHECK_EQ(mh_builder_collected(b.state), max_elements, "no hash recorded past capacity");
-        CHECK_EQ(b.finish().summary.distinct_shingles, uint64_t(6), "but every element counts");
-    }
+	g_section = "mh_builder_collect";
+	std::mt19937_64 rng(4242);
+	for (int i = 0; i < 20; i++)
+	{
+		const std::vector<std::string> words = random_words(rng, rng() % 40, 1 + rng() % 15);
+		const std::string text = render(rng, words);
+		const uint16_t k = static_cast<uint16_t>(1 + rng() % 6);
+		const int32_t seed = static_cast<int32_t>(static_cast<uint32_t>(rng()));
+		const MhParams p = make_params(MH_KIND_WORDS, k, 1, seed);
+		const uint64_t max_elements = text.size() / 2 + 1;
+		Builder b(p, max_elements);
+		std::vector<uint64_t> hashes(max_elements);
+		CHECK_EQ(mh_builder_collected(b.state), uint64_t(0), "nothing collected yet");
+		CHECK_EQ(mh_builder_collect(b.state, hashes.data(), max_elements), MH_OK, "collect");
+		CHECK_EQ(feed_all(b.state, text, 1 + rng() % 9), MH_OK, "feed while collecting");
+		const Sig s = b.finish();
+		const uint64_t count = mh_builder_collected(b.state);
+		hashes.resize(std::min<uint64_t>(count, max_elements));
+		// Every shingle hash in order, repeats included: exactly the reference.
+		CHECK(hashes == reference_word_shingles(words, k, seed),
+		      "collected hashes are the reference shingles, doc " + std::to_string(i));
+		CHECK_EQ(s.summary.distinct_shingles,
+		         uint64_t(std::set<uint64_t>(hashes.begin(), hashes.end()).size()),
+		         "size is the number of distinct collected hashes");
+	}
+	{
+		const MhParams p = make_params(MH_KIND_WORDS, 2, 4, 0);
+		Builder b(p, 100);
+		std::vector<uint64_t> hashes(100);
+		CHECK_EQ(mh_builder_collect(b.state, hashes.data(), 99), MH_ERR_BUFFER_TOO_SMALL,
+		         "collect capacity below max_elements");
+		CHECK_EQ(mh_builder_collect(b.state, nullptr, 100), MH_ERR_BUFFER_TOO_SMALL,
+		         "collect into NULL");
+		CHECK_EQ(mh_builder_collect(nullptr, hashes.data(), 100), MH_ERR_BUFFER_TOO_SMALL,
+		         "collect from NULL builder");
+		CHECK_EQ(mh_builder_collected(nullptr), uint64_t(0), "collected of NULL builder");
+	}
+	{
+		// Exactly max_elements hashes fit; more are not written past the end.
+		const uint64_t max_elements = 5;
+		Builder b(make_params(MH_KIND_SET, 0, 4, 9), max_elements);
+		std::vector<uint64_t> hashes(max_elements);
+		CHECK_EQ(mh_builder_collect(b.state, hashes.data(), max_elements), MH_OK, "collect 5");
+		std::vector<std::string> elements = {"a", "b", "c", "d", "e"};
+		for (const std::string &e : elements) mh_builder_add_element(b.state, e.data(), e.size());
+		CHECK_EQ(mh_builder_collected(b.state), max_elements, "collected exactly max_elements");
+		std::vector<uint64_t> want;
+		for (const std::string &e : elements)
+			want.push_back(XXH3_64bits_withSeed(e.data(), e.size(), 9));
+		CHECK(hashes == want, "collected set hashes are XXH3 of the elements");
+		mh_builder_add_element(b.state, "f", 1);
+		CHECK_EQ(mh_builder_collected(b.state), max_elements, "no hash recorded past capacity");
+		CHECK_EQ(b.finish().summary.distinct_shingles, uint64_t(6), "but every element counts");
+	}
 }
 
 // ---------------------------------------------------------------------------
 // 2. Piece feeding
 // ---------------------------------------------------------------------------
 
-std::string mixed_document() {
-    std::string doc;
-    const char *sentences[] = {
-        "The quick brown fox jumps over the lazy dog. ",
-        "Ça va? ÉCOLE, Straße; ΣΊΣΥΦΟΣ — ПРИВЕТ мир! ",
-        "日本語のテキスト、中文 文本。한국어 텍스트 ",
-        "a😀b e\u0301cole x²y ٣٤٥ ",
-        "bad\xC0\x80" "bytes\x80" "here\xED\xA0\x80" "and\xF5" "there ",
-        "   \t\n  ...  ---  ",
-    };
-    std::mt19937_64 rng(12345);
-    for (int i = 0; i < 300; i++) {
-        doc += sentences[rng() % (sizeof sentences / sizeof sentences[0])];
-        if (i % 37 == 0) doc += std::string(300 + rng() % 700, 'L') + " ";
-        if (i % 53 == 0) {
-            for (int j = 0; j < 200; j++) doc += "Ж";
-            doc += ",";
-        }
-    }
-    doc += "last\xE6\x97";  // ends in a truncated sequence
-    return doc;
+std::string mixed_document()
+{
+	std::string doc;
+	const char *sentences[] = {
+	    "The quick brown fox jumps over the lazy dog. ",
+	    "Ça va? ÉCOLE, Straße; ΣΊΣΥΦΟΣ — ПРИВЕТ мир! ",
+	    "日本語のテキスト、中文 文本。한국어 텍스트 ",
+	    "a😀b e\u0301cole x²y ٣٤٥ ",
+	    "bad\xC0\x80"
+	    "bytes\x80"
+	    "here\xED\xA0\x80"
+	    "and\xF5"
+	    "there ",
+	    "   \t\n  ...  ---  ",
+	};
+	std::mt19937_64 rng(12345);
+	for (int i = 0; i < 300; i++)
+	{
+		doc += sentences[rng() % (sizeof sentences / sizeof sentences[0])];
+		if (i % 37 == 0) doc += std::string(300 + rng() % 700, 'L') + " ";
+		if (i % 53 == 0)
+		{
+			for (int j = 0; j < 200; j++) doc += "Ж";
+			doc += ",";
+		}
+	}
+	doc += "last\xE6\x97"; // ends in a truncated sequence
+	return doc;
 }
 
-void test_piece_feeding() {
-    g_section = "piece feeding";
-    const std::string doc = mixed_document();
-    const Tokenized whole = tokenize_text(doc);
-    CHECK(whole.words.size() > 1000, "the mixed document has many words");
-    CHECK(!whole.bad_piece, "mixed document pieces");
+void test_piece_feeding()
+{
+	g_section = "piece feeding";
+	const std::string doc = mixed_document();
+	const Tokenized whole = tokenize_text(doc);
+	CHECK(whole.words.size() > 1000, "the mixed document has many words");
+	CHECK(!whole.bad_piece, "mixed document pieces");
 
-    // With piece = 0 each call stops right after the first word that ends:
-    // that lists every word boundary (plus the end of the text).
-    const Tokenized by_word = tokenize_text(doc, 0);
-    CHECK_EQ(by_word.stops.size(), whole.words.size() + 1, "piece=0: one call per word, then the tail");
-    CHECK(std::is_sorted(by_word.stops.begin(), by_word.stops.end()), "word boundaries increase");
+	// With piece = 0 each call stops right after the first word that ends:
+	// that lists every word boundary (plus the end of the text).
+	const Tokenized by_word = tokenize_text(doc, 0);
+	CHECK_EQ(by_word.stops.size(), whole.words.size() + 1,
+	         "piece=0: one call per word, then the tail");
+	CHECK(std::is_sorted(by_word.stops.begin(), by_word.stops.end()), "word boundaries increase");
 
-    const size_t pieces[] = {0, 1, 2, 7, 100, 255, 256, 257, 4096, SIZE_MAX};
-    for (size_t piece : pieces) {
-        const std::string name = "piece=" + (piece == SIZE_MAX ? std::string("SIZE_MAX") : std::to_string(piece));
-        const Tokenized t = tokenize_text(doc, piece);
-        CHECK(t.progress, name + ": every call advances");
-        CHECK_EQ(t.stops.back(), doc.size(), name + ": *position ends at length");
-        CHECK(t.words == whole.words, name + ": same words as one call (no word is cut)");
-        // Every stop but the last is at least `piece` bytes on, right after a separator.
-        bool stops_ok = true;
-        size_t before = 0;
-        for (size_t i = 0; i + 1 < t.stops.size(); i++) {
-            const size_t s = t.stops[i];
-            if (s - before < piece && piece != SIZE_MAX) stops_ok = false;
-            before = s;
-        }
-        CHECK(stops_ok, name + ": each call covers at least `piece` bytes");
-        // Precisely: each call stops at the first word boundary at or after
-        // *position + piece, or at the end.
-        std::vector<size_t> expected_stops;
-        for (size_t at = 0;;) {
-            size_t target = piece > doc.size() - at ? doc.size() : at + piece;
-            if (target == at) target++;  // a call always consumes something
-            const auto next = std::lower_bound(by_word.stops.begin(), by_word.stops.end(), target);
-            at = next == by_word.stops.end() ? doc.size() : *next;
-            expected_stops.push_back(at);
-            if (at == doc.size()) break;
-        }
-        CHECK(t.stops == expected_stops, name + ": stops at the first boundary after the piece (" +
-                                             std::to_string(t.stops.size()) + " vs " +
-                                             std::to_string(expected_stops.size()) + " calls)");
-        if (piece <= 1) {
-            bool one_word_per_call = true;
-            for (size_t i = 0; i < t.words_per_call.size(); i++)
-                if (t.words_per_call[i] != 1 && !(i + 1 == t.words_per_call.size() && t.words_per_call[i] == 0))
-                    one_word_per_call = false;
-            CHECK(one_word_per_call, name + ": stops at the first word boundary");
-        }
-        if (piece == SIZE_MAX) CHECK_EQ(t.stops.size(), size_t(1), "SIZE_MAX: one call");
-    }
+	const size_t pieces[] = {0, 1, 2, 7, 100, 255, 256, 257, 4096, SIZE_MAX};
+	for (size_t piece : pieces)
+	{
+		const std::string name =
+		    "piece=" + (piece == SIZE_MAX ? std::string("SIZE_MAX") : std::to_string(piece));
+		const Tokenized t = tokenize_text(doc, piece);
+		CHECK(t.progress, name + ": every call advances");
+		CHECK_EQ(t.stops.back(), doc.size(), name + ": *position ends at length");
+		CHECK(t.words == whole.words, name + ": same words as one call (no word is cut)");
+		// Every stop but the last is at least `piece` bytes on, right after a separator.
+		bool stops_ok = true;
+		size_t before = 0;
+		for (size_t i = 0; i + 1 < t.stops.size(); i++)
+		{
+			const size_t s = t.stops[i];
+			if (s - before < piece && piece != SIZE_MAX) stops_ok = false;
+			before = s;
+		}
+		CHECK(stops_ok, name + ": each call covers at least `piece` bytes");
+		// Precisely: each call stops at the first word boundary at or after
+		// *position + piece, or at the end.
+		std::vector<size_t> expected_stops;
+		for (size_t at = 0;;)
+		{
+			size_t target = piece > doc.size() - at ? doc.size() : at + piece;
+			if (target == at) target++; // a call always consumes something
+			const auto next = std::lower_bound(by_word.stops.begin(), by_word.stops.end(), target);
+			at = next == by_word.stops.end() ? doc.size() : *next;
+			expected_stops.push_back(at);
+			if (at == doc.size()) break;
+		}
+		CHECK(t.stops == expected_stops, name + ": stops at the first boundary after the piece (" +
+		                                     std::to_string(t.stops.size()) + " vs " +
+		                                     std::to_string(expected_stops.size()) + " calls)");
+		if (piece <= 1)
+		{
+			bool one_word_per_call = true;
+			for (size_t i = 0; i < t.words_per_call.size(); i++)
+				if (t.words_per_call[i] != 1 &&
+				    !(i + 1 == t.words_per_call.size() && t.words_per_call[i] == 0))
+					one_word_per_call = false;
+			CHECK(one_word_per_call, name + ": stops at the first word boundary");
+		}
+		if (piece == SIZE_MAX) CHECK_EQ(t.stops.size(), size_t(1), "SIZE_MAX: one call");
+	}
 
-    // Signatures: many small pieces = one call, for both text kinds.
-    for (uint8_t kind : {uint8_t(MH_KIND_WORDS), uint8_t(MH_KIND_CHARS)}) {
-        for (uint16_t k : {uint16_t(1), uint16_t(4), uint16_t(9)}) {
-            const MhParams p = make_params(kind, k, 128, 2024);
-            const Sig once = build_text(p, doc, SIZE_MAX);
-            CHECK_EQ(once.status, MH_OK, "one call");
-            for (size_t piece : {size_t(1), size_t(7), size_t(100), size_t(0), size_t(300)}) {
-                const Sig pieced = build_text(p, doc, piece);
-                CHECK(same_signature(pieced, once),
-                      std::string(mh_kind_name(kind)) + " k=" + std::to_string(k) +
-                          " piece=" + std::to_string(piece) + " equals one call");
-            }
-            const Reference ref = kind == MH_KIND_WORDS ? reference_words(whole.words, k, 128, 2024)
-                                                        : reference_chars(whole.words, k, 128, 2024);
-            CHECK_SIG(once, ref, p, std::string("mixed document ") + mh_kind_name(kind));
-        }
-    }
+	// Signatures: many small pieces = one call, for both text kinds.
+	for (uint8_t kind : {uint8_t(MH_KIND_WORDS), uint8_t(MH_KIND_CHARS)})
+	{
+		for (uint16_t k : {uint16_t(1), uint16_t(4), uint16_t(9)})
+		{
+			const MhParams p = make_params(kind, k, 128, 2024);
+			const Sig once = build_text(p, doc, SIZE_MAX);
+			CHECK_EQ(once.status, MH_OK, "one call");
+			for (size_t piece : {size_t(1), size_t(7), size_t(100), size_t(0), size_t(300)})
+			{
+				const Sig pieced = build_text(p, doc, piece);
+				CHECK(same_signature(pieced, once),
+				      std::string(mh_kind_name(kind)) + " k=" + std::to_string(k) +
+				          " piece=" + std::to_string(piece) + " equals one call");
+			}
+			const Reference ref = kind == MH_KIND_WORDS
+			                          ? reference_words(whole.words, k, 128, 2024)
+			                          : reference_chars(whole.words, k, 128, 2024);
+			CHECK_SIG(once, ref, p, std::string("mixed document ") + mh_kind_name(kind));
+		}
+	}
 
-    // The glue's position contract through the C API.
-    {
-        const MhParams p = make_params(MH_KIND_WORDS, 2, 8, 0);
-        Builder b(p, doc.size());
-        size_t position = 0, calls = 0;
-        bool ok = true;
-        while (position < doc.size()) {
-            const size_t before = position;
-            if (mh_builder_feed_text(b.state, doc.data(), doc.size(), &position, 7) != MH_OK ||
-                position <= before)
-                ok = false;
-            calls++;
-            if (!ok) break;
-        }
-        CHECK(ok, "mh_builder_feed_text advances on each call");
-        CHECK_EQ(position, doc.size(), "mh_builder_feed_text reaches length");
-        CHECK(calls > 1000, "small pieces need many calls");
-        // A call at the end is harmless.
-        CHECK_EQ(mh_builder_feed_text(b.state, doc.data(), doc.size(), &position, 7), MH_OK,
-                 "feeding at the end");
-        CHECK_EQ(position, doc.size(), "position stays at length");
-        CHECK_EQ(b.finish().status, MH_OK, "finish after pieces");
-    }
-    // An empty text in one call.
-    {
-        const MhParams p = make_params(MH_KIND_WORDS, 2, 8, 0);
-        Builder b(p, 0);
-        size_t position = 0;
-        CHECK_EQ(mh_builder_feed_text(b.state, "", 0, &position, 1), MH_OK, "empty feed");
-        CHECK_EQ(position, size_t(0), "empty feed position");
-        const Sig s = b.finish();
-        CHECK_EQ(s.summary.distinct_shingles, uint64_t(0), "empty feed size");
-    }
+	// The glue's position contract through the C API.
+	{
+		const MhParams p = make_params(MH_KIND_WORDS, 2, 8, 0);
+		Builder b(p, doc.size());
+		size_t position = 0, calls = 0;
+		bool ok = true;
+		while (position < doc.size())
+		{
+			const size_t before = position;
+			if (mh_builder_feed_text(b.state, doc.data(), doc.size(), &position, 7) != MH_OK ||
+			    position <= before)
+				ok = false;
+			calls++;
+			if (!ok) break;
+		}
+		CHECK(ok, "mh_builder_feed_text advances on each call");
+		CHECK_EQ(position, doc.size(), "mh_builder_feed_text reaches length");
+		CHECK(calls > 1000, "small pieces need many calls");
+		// A call at the end is harmless.
+		CHECK_EQ(mh_builder_feed_text(b.state, doc.data(), doc.size(), &position, 7), MH_OK,
+		         "feeding at the end");
+		CHECK_EQ(position, doc.size(), "position stays at length");
+		CHECK_EQ(b.finish().status, MH_OK, "finish after pieces");
+	}
+	// An empty text in one call.
+	{
+		const MhParams p = make_params(MH_KIND_WORDS, 2, 8, 0);
+		Builder b(p, 0);
+		size_t position = 0;
+		CHECK_EQ(mh_builder_feed_text(b.state, "", 0, &position, 1), MH_OK, "empty feed");
+		CHECK_EQ(position, size_t(0), "empty feed position");
+		const Sig s = b.finish();
+		CHECK_EQ(s.summary.distinct_shingles, uint64_t(0), "empty feed size");
+	}
 }
 
 // ---------------------------------------------------------------------------
 // 3. Independent recomputation and pinned golden values
 // ---------------------------------------------------------------------------
 
-std::vector<std::string> random_words(std::mt19937_64 &rng, size_t count, size_t vocabulary) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < count; i++) {
-        const uint64_t id = rng() % vocabulary;
-        std::string w;
-        uint64_t x = id + 1;
-        while (x > 0) {
-            w += static_cast<char>('a' + x % 26);
-            x /= 26;
-        }
-        if (id % 5 == 0) w += std::to_string(id % 100);
-        out.push_back(w);
-    }
-    return out;
+std::vector<std::string> random_words(std::mt19937_64 &rng, size_t count, size_t vocabulary)
+{
+	std::vector<std::string> out;
+	for (size_t i = 0; i < count; i++)
+	{
+		const uint64_t id = rng() % vocabulary;
+		std::string w;
+		uint64_t x = id + 1;
+		while (x > 0)
+		{
+			w += static_cast<char>('a' + x % 26);
+			x /= 26;
+		}
+		if (id % 5 == 0) w += std::to_string(id % 100);
+		out.push_back(w);
+	}
+	return out;
 }
 
 // Joins words with random separators and random upper-casing.
-std::string render(std::mt19937_64 &rng, const std::vector<std::string> &words) {
-    static const char *separators[] = {" ", "  ", ", ", ". ", "\n", "\t-", " (", ") ", "!?", "—", "😀", "\xFF"};
-    std::string out;
-    if (rng() % 2) out += " ";
-    for (size_t i = 0; i < words.size(); i++) {
-        if (i > 0) out += separators[rng() % (sizeof separators / sizeof separators[0])];
-        std::string w = words[i];
-        if (rng() % 3 == 0)
-            for (char &c : w)
-                if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
-        out += w;
-    }
-    if (rng() % 2) out += ".";
-    return out;
+std::string render(std::mt19937_64 &rng, const std::vector<std::string> &words)
+{
+	static const char *separators[] = {" ",  "  ", ", ", ". ", "\n", "\t-",
+	                                   " (", ") ", "!?", "—",  "😀",  "\xFF"};
+	std::string out;
+	if (rng() % 2) out += " ";
+	for (size_t i = 0; i < words.size(); i++)
+	{
+		if (i > 0) out += separators[rng() % (sizeof separators / sizeof separators[0])];
+		std::string w = words[i];
+		if (rng() % 3 == 0)
+			for (char &c : w)
+				if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+		out += w;
+	}
+	if (rng() % 2) out += ".";
+	return out;
 }
 
-void print_golden(const char *name, const Sig &s) {
-    std::printf("golden %s: size=%" PRIu64 " flags=%u values=%s %s %s %s\n", name,
-                s.summary.distinct_shingles, static_cast<unsigned>(s.summary.flags),
-                hex32(s.values[0]).c_str(), hex32(s.values[1]).c_str(), hex32(s.values[2]).c_str(),
-                hex32(s.values[3]).c_str());
+void print_golden(const char *name, const Sig &s)
+{
+	std::printf("golden %s: size=%" PRIu64 " flags=%u values=%s %s %s %s\n", name,
+	            s.summary.distinct_shingles, static_cast<unsigned>(s.summary.flags),
+	            hex32(s.values[0]).c_str(), hex32(s.values[1]).c_str(), hex32(s.values[2]).c_str(),
+	            hex32(s.values[3]).c_str());
 }
 
 void check_golden(const char *name, const Sig &s, uint64_t size, uint32_t v0, uint32_t v1,
-                  uint32_t v2, uint32_t v3) {
-    if (std::getenv("MH_CORE_TEST_PRINT_GOLDEN") != nullptr) print_golden(name, s);
-    const std::string n = std::string("golden ") + name;
-    CHECK_EQ(s.status, MH_OK, n);
-    if (s.status != MH_OK || s.values.size() < 4) return;
-    CHECK_EQ(s.summary.distinct_shingles, size, n + " size");
-    CHECK_EQ(s.summary.flags, uint8_t(0), n + " flags");
-    CHECK_EQ(hex32(s.values[0]), hex32(v0), n + " value 0");
-    CHECK_EQ(hex32(s.values[1]), hex32(v1), n + " value 1");
-    CHECK_EQ(hex32(s.values[2]), hex32(v2), n + " value 2");
-    CHECK_EQ(hex32(s.values[3]), hex32(v3), n + " value 3");
+                  uint32_t v2, uint32_t v3)
+{
+	if (std::getenv("MH_CORE_TEST_PRINT_GOLDEN") != nullptr) print_golden(name, s);
+	const std::string n = std::string("golden ") + name;
+	CHECK_EQ(s.status, MH_OK, n);
+	if (s.status != MH_OK || s.values.size() < 4) return;
+	CHECK_EQ(s.summary.distinct_shingles, size, n + " size");
+	CHECK_EQ(s.summary.flags, uint8_t(0), n + " flags");
+	CHECK_EQ(hex32(s.values[0]), hex32(v0), n + " value 0");
+	CHECK_EQ(hex32(s.values[1]), hex32(v1), n + " value 1");
+	CHECK_EQ(hex32(s.values[2]), hex32(v2), n + " value 2");
+	CHECK_EQ(hex32(s.values[3]), hex32(v3), n + " value 3");
 }
 
-void test_reference_and_golden() {
-    g_section = "reference";
-    const std::string fox = "The quick brown fox jumps over the lazy dog";
-    const std::vector<std::string> fox_words = split_words("the|quick|brown|fox|jumps|over|the|lazy|dog");
+void test_reference_and_golden()
+{
+	g_section = "reference";
+	const std::string fox = "The quick brown fox jumps over the lazy dog";
+	const std::vector<std::string> fox_words =
+	    split_words("the|quick|brown|fox|jumps|over|the|lazy|dog");
 
-    struct Doc {
-        std::string text;
-        std::vector<std::string> words;
-    };
-    const std::vector<Doc> docs = {
-        {fox, fox_words},
-        {"hello world", {"hello", "world"}},            // shorter than k
-        {"one", {"one"}},
-        {"a b", {"a", "b"}},
-        {"a b c d e", {"a", "b", "c", "d", "e"}},       // exactly k = 5
-        {"a b c d e f", {"a", "b", "c", "d", "e", "f"}},
-        {"Ab", {"ab"}},                                 // shorter than q
-        {"a b c a b c a b c", split_words("a|b|c|a|b|c|a|b|c")},
-        {"ΣΊΣΥΦΟΣ — ПРИВЕТ мир, 日本語", split_words("σίσυφοσ|привет|мир|日本語")},
-        {"", {}},
-        {" ,.;!? 😀 ", {}},
-    };
-    const int32_t seeds[] = {0, 1, -1, 42, INT32_MIN, INT32_MAX};
-    const uint16_t sizes[] = {1, 2, 3, 5, 9, 64};
-    const uint32_t perms[] = {1, 3, 128, 257};
-    int combo = 0;
-    for (const Doc &d : docs)
-        for (int32_t seed : seeds)
-            for (uint16_t k : sizes) {
-                const uint32_t n = perms[combo++ % 4];
-                const MhParams pw = make_params(MH_KIND_WORDS, k, n, seed);
-                CHECK_SIG(build_text(pw, d.text), reference_words(d.words, k, n, seed), pw,
-                          "words " + quoted(d.text, 30) + " k=" + std::to_string(k) +
-                              " seed=" + std::to_string(seed));
-                const MhParams pc = make_params(MH_KIND_CHARS, k, n, seed);
-                CHECK_SIG(build_text(pc, d.text), reference_chars(d.words, k, n, seed), pc,
-                          "chars " + quoted(d.text, 30) + " q=" + std::to_string(k) +
-                              " seed=" + std::to_string(seed));
-            }
+	struct Doc
+	{
+		std::string text;
+		std::vector<std::string> words;
+	};
+	const std::vector<Doc> docs = {
+	    {fox, fox_words},
+	    {"hello world", {"hello", "world"}}, // shorter than k
+	    {"one", {"one"}},
+	    {"a b", {"a", "b"}},
+	    {"a b c d e", {"a", "b", "c", "d", "e"}}, // exactly k = 5
+	    {"a b c d e f", {"a", "b", "c", "d", "e", "f"}},
+	    {"Ab", {"ab"}}, // shorter than q
+	    {"a b c a b c a b c", split_words("a|b|c|a|b|c|a|b|c")},
+	    {"ΣΊΣΥΦΟΣ — ПРИВЕТ мир, 日本語", split_words("σίσυφοσ|привет|мир|日本語")},
+	    {"", {}},
+	    {" ,.;!? 😀 ", {}},
+	};
+	const int32_t seeds[] = {0, 1, -1, 42, INT32_MIN, INT32_MAX};
+	const uint16_t sizes[] = {1, 2, 3, 5, 9, 64};
+	const uint32_t perms[] = {1, 3, 128, 257};
+	int combo = 0;
+	for (const Doc &d : docs)
+		for (int32_t seed : seeds)
+			for (uint16_t k : sizes)
+			{
+				const uint32_t n = perms[combo++ % 4];
+				const MhParams pw = make_params(MH_KIND_WORDS, k, n, seed);
+				CHECK_SIG(build_text(pw, d.text), reference_words(d.words, k, n, seed), pw,
+				          "words " + quoted(d.text, 30) + " k=" + std::to_string(k) +
+				              " seed=" + std::to_string(seed));
+				const MhParams pc = make_params(MH_KIND_CHARS, k, n, seed);
+				CHECK_SIG(build_text(pc, d.text), reference_chars(d.words, k, n, seed), pc,
+				          "chars " + quoted(d.text, 30) + " q=" + std::to_string(k) +
+				              " seed=" + std::to_string(seed));
+			}
 
-    // Random documents with random parameters.
-    std::mt19937_64 rng(77);
-    for (int i = 0; i < 150; i++) {
-        const std::vector<std::string> words = random_words(rng, rng() % 120, 1 + rng() % 60);
-        const std::string text = render(rng, words);
-        const uint16_t k = static_cast<uint16_t>(1 + rng() % 64);
-        const uint32_t n = static_cast<uint32_t>(1 + rng() % 300);
-        const int32_t seed = static_cast<int32_t>(static_cast<uint32_t>(rng()));
-        const uint8_t kind = rng() % 2 ? MH_KIND_WORDS : MH_KIND_CHARS;
-        const MhParams p = make_params(kind, k, n, seed);
-        const Reference ref = kind == MH_KIND_WORDS ? reference_words(words, k, n, seed)
-                                                    : reference_chars(words, k, n, seed);
-        CHECK_SIG(build_text(p, text, 1 + rng() % 50), ref, p, "random document " + std::to_string(i));
-    }
+	// Random documents with random parameters.
+	std::mt19937_64 rng(77);
+	for (int i = 0; i < 150; i++)
+	{
+		const std::vector<std::string> words = random_words(rng, rng() % 120, 1 + rng() % 60);
+		const std::string text = render(rng, words);
+		const uint16_t k = static_cast<uint16_t>(1 + rng() % 64);
+		const uint32_t n = static_cast<uint32_t>(1 + rng() % 300);
+		const int32_t seed = static_cast<int32_t>(static_cast<uint32_t>(rng()));
+		const uint8_t kind = rng() % 2 ? MH_KIND_WORDS : MH_KIND_CHARS;
+		const MhParams p = make_params(kind, k, n, seed);
+		const Reference ref = kind == MH_KIND_WORDS ? reference_words(words, k, n, seed)
+		                                            : reference_chars(words, k, n, seed);
+		CHECK_SIG(build_text(p, text, 1 + rng() % 50), ref, p,
+		          "random document " + std::to_string(i));
+	}
 
-    // Sets: elements are taken as bytes, including empty and binary ones.
-    {
-        const std::vector<std::vector<std::string>> sets = {
-            {},
-            {"apple", "banana", "cherry"},
-            {"apple", "apple", "APPLE"},
-            {"", std::string("\0\1\2", 3), "\xFF\xFE", "Hello, World!"},
-        };
-        for (const auto &s : sets)
-            for (int32_t seed : seeds) {
-                const MhParams p = make_params(MH_KIND_SET, 0, 100, seed);
-                CHECK_SIG(build_set(s, 100, seed), reference_set(s, 100, seed), p,
-                          "set of " + std::to_string(s.size()) + " seed=" + std::to_string(seed));
-            }
-    }
+	// Sets: elements are taken as bytes, including empty and binary ones.
+	{
+		const std::vector<std::vector<std::string>> sets = {
+		    {},
+		    {"apple", "banana", "cherry"},
+		    {"apple", "apple", "APPLE"},
+		    {"", std::string("\0\1\2", 3), "\xFF\xFE", "Hello, World!"},
+		};
+		for (const auto &s : sets)
+			for (int32_t seed : seeds)
+			{
+				const MhParams p = make_params(MH_KIND_SET, 0, 100, seed);
+				CHECK_SIG(build_set(s, 100, seed), reference_set(s, 100, seed), p,
+				          "set of " + std::to_string(s.size()) + " seed=" + std::to_string(seed));
+			}
+	}
 
-    // Empty documents: every position is MH_EMPTY_VALUE, size 0.
-    for (uint8_t kind : {uint8_t(MH_KIND_WORDS), uint8_t(MH_KIND_CHARS)})
-        for (const char *text : {"", "...", "😀 \x80"}) {
-            const Sig s = build_text(make_params(kind, 3, 40, 9), text);
-            CHECK_EQ(s.summary.distinct_shingles, uint64_t(0),
-                     std::string("empty ") + mh_kind_name(kind) + " " + quoted(text));
-            CHECK(std::all_of(s.values.begin(), s.values.end(),
-                              [](uint32_t v) { return v == MH_EMPTY_VALUE; }),
-                  std::string("empty is all ffffffff ") + mh_kind_name(kind));
-        }
-    {
-        const Sig s = build_set({}, 40, 9);
-        CHECK_EQ(s.summary.distinct_shingles, uint64_t(0), "empty set");
-        CHECK(std::all_of(s.values.begin(), s.values.end(),
-                          [](uint32_t v) { return v == MH_EMPTY_VALUE; }),
-              "empty set is all ffffffff");
-    }
+	// Empty documents: every position is MH_EMPTY_VALUE, size 0.
+	for (uint8_t kind : {uint8_t(MH_KIND_WORDS), uint8_t(MH_KIND_CHARS)})
+		for (const char *text : {"", "...", "😀 \x80"})
+		{
+			const Sig s = build_text(make_params(kind, 3, 40, 9), text);
+			CHECK_EQ(s.summary.distinct_shingles, uint64_t(0),
+			         std::string("empty ") + mh_kind_name(kind) + " " + quoted(text));
+			CHECK(std::all_of(s.values.begin(), s.values.end(),
+			                  [](uint32_t v) { return v == MH_EMPTY_VALUE; }),
+			      std::string("empty is all ffffffff ") + mh_kind_name(kind));
+		}
+	{
+		const Sig s = build_set({}, 40, 9);
+		CHECK_EQ(s.summary.distinct_shingles, uint64_t(0), "empty set");
+		CHECK(std::all_of(s.values.begin(), s.values.end(),
+		                  [](uint32_t v) { return v == MH_EMPTY_VALUE; }),
+		      "empty set is all ffffffff");
+	}
 
-    // The hash family itself.
-    {
-        std::vector<uint32_t> a(50), b(50);
-        minhash::hash_family_parameters(-2, 50, a.data(), b.data());
-        uint64_t state = seed64(-2);
-        bool same = true, odd = true;
-        for (int i = 0; i < 50; i++) {
-            const uint32_t wa = static_cast<uint32_t>(splitmix64(&state) >> 32) | 1;
-            const uint32_t wb = static_cast<uint32_t>(splitmix64(&state) >> 32);
-            same = same && a[i] == wa && b[i] == wb;
-            odd = odd && (a[i] & 1) == 1;
-        }
-        CHECK(same, "hash_family_parameters: high halves of splitmix64, a|1, b interleaved");
-        CHECK(odd, "multipliers are odd");
-        CHECK_EQ(minhash::shingle_hash_seed(-1), uint64_t(0xFFFFFFFFu), "shingle seed of -1");
-        CHECK_EQ(minhash::permutation_input(0x0123456789ABCDEFULL), uint32_t(0x01234567u ^ 0x89ABCDEFu),
-                 "permutation input folds the shingle hash");
-        std::vector<uint32_t> mins(50, 0xFFFFFFFFu);
-        minhash::update_minimums(0x9ABCDEFu, a.data(), b.data(), mins.data(), 50);
-        minhash::update_minimums(0x7654321u, a.data(), b.data(), mins.data(), 50);
-        bool mins_ok = true;
-        for (int i = 0; i < 50; i++) {
-            const uint32_t h1 = a[i] * 0x9ABCDEFu + b[i];
-            const uint32_t h2 = a[i] * 0x7654321u + b[i];
-            mins_ok = mins_ok && mins[i] == std::min(h1, h2);
-        }
-        CHECK(mins_ok, "update_minimums keeps the minimum of the affine permutations");
-    }
+	// The hash family itself.
+	{
+		std::vector<uint32_t> a(50), b(50);
+		minhash::hash_family_parameters(-2, 50, a.data(), b.data());
+		uint64_t state = seed64(-2);
+		bool same = true, odd = true;
+		for (int i = 0; i < 50; i++)
+		{
+			const uint32_t wa = static_cast<uint32_t>(splitmix64(&state) >> 32) | 1;
+			const uint32_t wb = static_cast<uint32_t>(splitmix64(&state) >> 32);
+			same = same && a[i] == wa && b[i] == wb;
+			odd = odd && (a[i] & 1) == 1;
+		}
+		CHECK(same, "hash_family_parameters: high halves of splitmix64, a|1, b interleaved");
+		CHECK(odd, "multipliers are odd");
+		CHECK_EQ(minhash::shingle_hash_seed(-1), uint64_t(0xFFFFFFFFu), "shingle seed of -1");
+		CHECK_EQ(minhash::permutation_input(0x0123456789ABCDEFULL),
+		         uint32_t(0x01234567u ^ 0x89ABCDEFu), "permutation input folds the shingle hash");
+		std::vector<uint32_t> mins(50, 0xFFFFFFFFu);
+		minhash::update_minimums(0x9ABCDEFu, a.data(), b.data(), mins.data(), 50);
+		minhash::update_minimums(0x7654321u, a.data(), b.data(), mins.data(), 50);
+		bool mins_ok = true;
+		for (int i = 0; i < 50; i++)
+		{
+			const uint32_t h1 = a[i] * 0x9ABCDEFu + b[i];
+			const uint32_t h2 = a[i] * 0x7654321u + b[i];
+			mins_ok = mins_ok && mins[i] == std::min(h1, h2);
+		}
+		CHECK(mins_ok, "update_minimums keeps the minimum of the affine permutations");
+	}
 
-    // Golden values.  The reference above recomputes the algorithm; these
-    // literals additionally pin its *output*, so that a change to XXH3's
-    // version, splitmix64 constants, byte order, tokenization or the fold
-    // tables cannot slip through as a "consistent" change of both builder and
-    // reference.  Signatures are stored on disk: if one of these fails, the
-    // stored format changed.  Regenerate only on purpose, with
-    // MH_CORE_TEST_PRINT_GOLDEN=1, and bump MH_FORMAT_VERSION.
-    g_section = "golden";
-    check_golden("words fox n=128 k=5 seed=0", build_words(fox, 5, 128, 0), 5, 0x2e64bfafu,
-                 0x01fa17a2u, 0x024f649bu, 0x36a14772u);
-    check_golden("chars fox n=128 q=4 seed=-7", build_chars(fox, 4, 128, -7), 39, 0x0287c14eu,
-                 0x02cbbdc2u, 0x07de438eu, 0x057e9533u);
-    check_golden("set {apple,banana,cherry} n=128 seed=42",
-                 build_set({"apple", "banana", "cherry"}, 128, 42), 3, 0xa2d8a938u, 0x3ed7147du,
-                 0x23cbeae8u, 0xa7f276b0u);
-    check_golden("words multilingual n=64 k=2 seed=1",
-                 build_words("Ça va? ΣΊΣΥΦΟΣ ПРИВЕТ мир 日本語", 2, 64, 1), 5, 0x0f1dea8fu,
-                 0x2996b002u, 0x2f73fbecu, 0x32a3d33cu);
-    // XXH3 itself (xxhash's own sanity vector for the empty input).
-    CHECK_EQ(XXH3_64bits("", 0), uint64_t(0x2D06800538D394C2ULL), "XXH3_64bits of nothing");
+	// Golden values.  The reference above recomputes the algorithm; these
+	// literals additionally pin its *output*, so that a change to XXH3's
+	// version, splitmix64 constants, byte order, tokenization or the fold
+	// tables cannot slip through as a "consistent" change of both builder and
+	// reference.  Signatures are stored on disk: if one of these fails, the
+	// stored format changed.  Regenerate only on purpose, with
+	// MH_CORE_TEST_PRINT_GOLDEN=1, and bump MH_FORMAT_VERSION.
+	g_section = "golden";
+	check_golden("words fox n=128 k=5 seed=0", build_words(fox, 5, 128, 0), 5, 0x2e64bfafu,
+	             0x01fa17a2u, 0x024f649bu, 0x36a14772u);
+	check_golden("chars fox n=128 q=4 seed=-7", build_chars(fox, 4, 128, -7), 39, 0x0287c14eu,
+	             0x02cbbdc2u, 0x07de438eu, 0x057e9533u);
+	check_golden("set {apple,banana,cherry} n=128 seed=42",
+	             build_set({"apple", "banana", "cherry"}, 128, 42), 3, 0xa2d8a938u, 0x3ed7147du,
+	             0x23cbeae8u, 0xa7f276b0u);
+	check_golden("words multilingual n=64 k=2 seed=1",
+	             build_words("Ça va? ΣΊΣΥΦΟΣ ПРИВЕТ мир 日本語", 2, 64, 1), 5, 0x0f1dea8fu,
+	             0x2996b002u, 0x2f73fbecu, 0x32a3d33cu);
+	// XXH3 itself (xxhash's own sanity vector for the empty input).
+	CHECK_EQ(XXH3_64bits("", 0), uint64_t(0x2D06800538D394C2ULL), "XXH3_64bits of nothing");
 }
 
 // ---------------------------------------------------------------------------
 // 4. Distinct counter
 // ---------------------------------------------------------------------------
 
-void add_indexed_elements(void *builder, uint64_t first, uint64_t count, bool *ok) {
-    for (uint64_t i = first; i < first + count; i++) {
-        unsigned char e[8];
-        for (int k = 0; k < 8; k++) e[k] = static_cast<unsigned char>(i >> (8 * k));
-        if (mh_builder_add_element(builder, reinterpret_cast<const char *>(e), 8) != MH_OK)
-            *ok = false;
-    }
+void add_indexed_elements(void *builder, uint64_t first, uint64_t count, bool *ok)
+{
+	for (uint64_t i = first; i < first + count; i++)
+	{
+		unsigned char e[8];
+		for (int k = 0; k < 8; k++) e[k] = static_cast<unsigned char>(i >> (8 * k));
+		if (mh_builder_add_element(builder, reinterpret_cast<const char *>(e), 8) != MH_OK)
+			*ok = false;
+	}
 }
 
-void test_distinct_counter() {
-    g_section = "distinct counter";
-    struct SizeCase {
-        const char *text;
-        uint8_t kind;
-        uint16_t k;
-        uint64_t size;
-    };
-    const SizeCase cases[] = {
-        {"a b c a b c a b c", MH_KIND_WORDS, 1, 3},
-        {"a b c a b c a b c", MH_KIND_WORDS, 2, 3},  // ab bc ca
-        {"a b c a b c a b c", MH_KIND_WORDS, 3, 3},  // abc bca cab
-        {"a b c a b c a b c", MH_KIND_WORDS, 7, 3},
-        {"a b c a b c a b c", MH_KIND_WORDS, 9, 1},
-        {"a b c a b c a b c", MH_KIND_WORDS, 10, 1},
-        {"The the THE tHe", MH_KIND_WORDS, 1, 1},
-        {"The the THE tHe", MH_KIND_WORDS, 2, 1},
-        {"one two three four", MH_KIND_WORDS, 1, 4},
-        {"aaa bbb", MH_KIND_CHARS, 1, 3},            // a, space, b
-        {"aaa bbb", MH_KIND_CHARS, 2, 4},            // aa a_ _b bb
-        {"abab", MH_KIND_CHARS, 2, 2},               // ab ba
-        {"x", MH_KIND_CHARS, 5, 1},
-        {"", MH_KIND_CHARS, 5, 0},
-    };
-    for (const SizeCase &c : cases) {
-        const Sig s = build_text(make_params(c.kind, c.k, 16, 0), c.text);
-        CHECK_EQ(s.summary.distinct_shingles, c.size,
-                 std::string(mh_kind_name(c.kind)) + " k=" + std::to_string(c.k) + " " + quoted(c.text));
-        CHECK_EQ(s.summary.flags, uint8_t(0), std::string("exact ") + c.text);
-    }
+void test_distinct_counter()
+{
+	g_section = "distinct counter";
+	struct SizeCase
+	{
+		const char *text;
+		uint8_t kind;
+		uint16_t k;
+		uint64_t size;
+	};
+	const SizeCase cases[] = {
+	    {"a b c a b c a b c", MH_KIND_WORDS, 1, 3},
+	    {"a b c a b c a b c", MH_KIND_WORDS, 2, 3}, // ab bc ca
+	    {"a b c a b c a b c", MH_KIND_WORDS, 3, 3}, // abc bca cab
+	    {"a b c a b c a b c", MH_KIND_WORDS, 7, 3},
+	    {"a b c a b c a b c", MH_KIND_WORDS, 9, 1},
+	    {"a b c a b c a b c", MH_KIND_WORDS, 10, 1},
+	    {"The the THE tHe", MH_KIND_WORDS, 1, 1},
+	    {"The the THE tHe", MH_KIND_WORDS, 2, 1},
+	    {"one two three four", MH_KIND_WORDS, 1, 4},
+	    {"aaa bbb", MH_KIND_CHARS, 1, 3}, // a, space, b
+	    {"aaa bbb", MH_KIND_CHARS, 2, 4}, // aa a_ _b bb
+	    {"abab", MH_KIND_CHARS, 2, 2},    // ab ba
+	    {"x", MH_KIND_CHARS, 5, 1},
+	    {"", MH_KIND_CHARS, 5, 0},
+	};
+	for (const SizeCase &c : cases)
+	{
+		const Sig s = build_text(make_params(c.kind, c.k, 16, 0), c.text);
+		CHECK_EQ(s.summary.distinct_shingles, c.size,
+		         std::string(mh_kind_name(c.kind)) + " k=" + std::to_string(c.k) + " " +
+		             quoted(c.text));
+		CHECK_EQ(s.summary.flags, uint8_t(0), std::string("exact ") + c.text);
+	}
 
-    // Capacity rule.
-    CHECK_EQ(minhash::distinct_counter_capacity(0), uint64_t(16), "capacity(0)");
-    CHECK_EQ(minhash::distinct_counter_capacity(8), uint64_t(16), "capacity(8)");
-    CHECK_EQ(minhash::distinct_counter_capacity(9), uint64_t(32), "capacity(9)");
-    CHECK_EQ(minhash::distinct_counter_capacity(400000), uint64_t(1) << 20, "capacity(400000)");
-    CHECK_EQ(minhash::distinct_counter_capacity(UINT64_MAX), minhash::kMaxCounterCapacity,
-             "capacity is capped");
+	// Capacity rule.
+	CHECK_EQ(minhash::distinct_counter_capacity(0), uint64_t(16), "capacity(0)");
+	CHECK_EQ(minhash::distinct_counter_capacity(8), uint64_t(16), "capacity(8)");
+	CHECK_EQ(minhash::distinct_counter_capacity(9), uint64_t(32), "capacity(9)");
+	CHECK_EQ(minhash::distinct_counter_capacity(400000), uint64_t(1) << 20, "capacity(400000)");
+	CHECK_EQ(minhash::distinct_counter_capacity(UINT64_MAX), minhash::kMaxCounterCapacity,
+	         "capacity is capped");
 
-    // The counter directly: exact up to capacity / 2, hash 0 counts.
-    {
-        const uint64_t capacity = 64;
-        std::vector<uint64_t> slots(minhash::distinct_counter_slots(capacity));
-        minhash::DistinctCounter counter;
-        minhash::distinct_counter_init(&counter, slots.data(), capacity);
-        minhash::distinct_counter_add(&counter, 0);
-        minhash::distinct_counter_add(&counter, 0);
-        CHECK_EQ(minhash::distinct_counter_estimate(&counter), uint64_t(1), "hash 0 counts once");
-        for (uint64_t i = 0; i < 31; i++)
-            minhash::distinct_counter_add(&counter, 0x9E3779B97F4A7C15ULL * (i + 2));
-        CHECK(minhash::distinct_counter_is_exact(&counter), "exact at capacity / 2");
-        CHECK_EQ(minhash::distinct_counter_estimate(&counter), uint64_t(32), "32 distinct");
-    }
+	// The counter directly: exact up to capacity / 2, hash 0 counts.
+	{
+		const uint64_t capacity = 64;
+		std::vector<uint64_t> slots(minhash::distinct_counter_slots(capacity));
+		minhash::DistinctCounter counter;
+		minhash::distinct_counter_init(&counter, slots.data(), capacity);
+		minhash::distinct_counter_add(&counter, 0);
+		minhash::distinct_counter_add(&counter, 0);
+		CHECK_EQ(minhash::distinct_counter_estimate(&counter), uint64_t(1), "hash 0 counts once");
+		for (uint64_t i = 0; i < 31; i++)
+			minhash::distinct_counter_add(&counter, 0x9E3779B97F4A7C15ULL * (i + 2));
+		CHECK(minhash::distinct_counter_is_exact(&counter), "exact at capacity / 2");
+		CHECK_EQ(minhash::distinct_counter_estimate(&counter), uint64_t(32), "32 distinct");
+	}
 
-    // 400,000 distinct elements (each added twice) are still counted exactly.
-    {
-        Builder b(make_params(MH_KIND_SET, 0, 8, 0), 400000);
-        bool ok = true;
-        add_indexed_elements(b.state, 0, 400000, &ok);
-        add_indexed_elements(b.state, 0, 400000, &ok);
-        const Sig s = b.finish();
-        CHECK(ok, "400,000 elements added");
-        CHECK_EQ(s.summary.flags, uint8_t(0), "400,000 distinct: exact");
-        CHECK_EQ(s.summary.distinct_shingles, uint64_t(400000), "400,000 distinct");
-    }
-    // 3,000,000 distinct: sampled, estimate within 2%; adding them all again
-    // changes nothing.
-    {
-        Builder b(make_params(MH_KIND_SET, 0, 8, 0), 3000000);
-        bool ok = true;
-        add_indexed_elements(b.state, 1000000000, 3000000, &ok);
-        add_indexed_elements(b.state, 1000000000, 3000000, &ok);
-        const Sig s = b.finish();
-        CHECK(ok, "3,000,000 elements added");
-        CHECK_EQ(s.summary.flags, uint8_t(MH_FLAG_SIZE_ESTIMATED), "3,000,000 distinct: estimated");
-        const double error = std::fabs(static_cast<double>(s.summary.distinct_shingles) - 3e6) / 3e6;
-        CHECK(error < 0.02, "3,000,000 estimated within 2% (got " +
-                                std::to_string(s.summary.distinct_shingles) + ")");
-    }
-    // A builder sized for too few elements still works; it only estimates.
-    {
-        std::mt19937_64 rng(5);
-        const std::vector<std::string> words = random_words(rng, 20000, 1000000);
-        std::string text;
-        for (const std::string &w : words) text += w + " ";
-        const MhParams p = make_params(MH_KIND_WORDS, 1, 32, 0);
-        Builder b(p, 0);  // capacity 16
-        CHECK_EQ(feed_all(b.state, text, 100), MH_OK, "undersized builder feeds");
-        const Sig s = b.finish();
-        const Reference ref = reference_words(words, 1, 32, 0);
-        CHECK_EQ(s.summary.flags, uint8_t(MH_FLAG_SIZE_ESTIMATED), "undersized: estimated");
-        CHECK(s.values == ref.values, "undersized builder: values still exact");
-        const double ratio = static_cast<double>(s.summary.distinct_shingles) / ref.size;
-        CHECK(ratio > 0.2 && ratio < 5, "undersized estimate is in the right ballpark (" +
-                                           std::to_string(s.summary.distinct_shingles) + " vs " +
-                                           std::to_string(ref.size) + ")");
-    }
+	// 400,000 distinct elements (each added twice) are still counted exactly.
+	{
+		Builder b(make_params(MH_KIND_SET, 0, 8, 0), 400000);
+		bool ok = true;
+		add_indexed_elements(b.state, 0, 400000, &ok);
+		add_indexed_elements(b.state, 0, 400000, &ok);
+		const Sig s = b.finish();
+		CHECK(ok, "400,000 elements added");
+		CHECK_EQ(s.summary.flags, uint8_t(0), "400,000 distinct: exact");
+		CHECK_EQ(s.summary.distinct_shingles, uint64_t(400000), "400,000 distinct");
+	}
+	// 3,000,000 distinct: sampled, estimate within 2%; adding them all again
+	// changes nothing.
+	{
+		Builder b(make_params(MH_KIND_SET, 0, 8, 0), 3000000);
+		bool ok = true;
+		add_indexed_elements(b.state, 1000000000, 3000000, &ok);
+		add_indexed_elements(b.state, 1000000000, 3000000, &ok);
+		const Sig s = b.finish();
+		CHECK(ok, "3,000,000 elements added");
+		CHECK_EQ(s.summary.flags, uint8_t(MH_FLAG_SIZE_ESTIMATED), "3,000,000 distinct: estimated");
+		const double error =
+		    std::fabs(static_cast<double>(s.summary.distinct_shingles) - 3e6) / 3e6;
+		CHECK(error < 0.02, "3,000,000 estimated within 2% (got " +
+		                        std::to_string(s.summary.distinct_shingles) + ")");
+	}
+	// A builder sized for too few elements still works; it only estimates.
+	{
+		std::mt19937_64 rng(5);
+		const std::vector<std::string> words = random_words(rng, 20000, 1000000);
+		std::string text;
+		for (const std::string &w : words) text += w + " ";
+		const MhParams p = make_params(MH_KIND_WORDS, 1, 32, 0);
+		Builder b(p, 0); // capacity 16
+		CHECK_EQ(feed_all(b.state, text, 100), MH_OK, "undersized builder feeds");
+		const Sig s = b.finish();
+		const Reference ref = reference_words(words, 1, 32, 0);
+		CHECK_EQ(s.summary.flags, uint8_t(MH_FLAG_SIZE_ESTIMATED), "undersized: estimated");
+		CHECK(s.values == ref.values, "undersized builder: values still exact");
+		const double ratio = static_cast<double>(s.summary.distinct_shingles) / ref.size;
+		CHECK(ratio > 0.2 && ratio < 5, "undersized estimate is in the right ballpark (" +
+		                                    std::to_string(s.summary.distinct_shingles) + " vs " +
+		                                    std::to_string(ref.size) + ")");
+	}
 }
 
 // ---------------------------------------------------------------------------
 // 5. Seeds
 // ---------------------------------------------------------------------------
 
-void test_seeds() {
-    g_section = "seeds";
-    std::mt19937_64 rng(99);
-    const std::vector<std::string> words = random_words(rng, 2000, 100000);
-    std::string text;
-    for (const std::string &w : words) text += w + " ";
-    for (uint8_t kind : {uint8_t(MH_KIND_WORDS), uint8_t(MH_KIND_CHARS)}) {
-        const std::string name = mh_kind_name(kind);
-        const Sig s0 = build_text(make_params(kind, 3, 1024, 0), text);
-        const Sig s0b = build_text(make_params(kind, 3, 1024, 0), text);
-        const Sig s1 = build_text(make_params(kind, 3, 1024, 1), text);
-        const Sig sm = build_text(make_params(kind, 3, 1024, -1), text);
-        CHECK(same_signature(s0, s0b), name + ": same seed, identical signature");
-        CHECK(mh_agreeing_positions(s0.values.data(), s1.values.data(), 1024) <= 2,
-              name + ": seeds 0 and 1 nearly never agree (" +
-                  std::to_string(mh_agreeing_positions(s0.values.data(), s1.values.data(), 1024)) + ")");
-        CHECK(mh_agreeing_positions(s0.values.data(), sm.values.data(), 1024) <= 2,
-              name + ": seeds 0 and -1 nearly never agree");
-        CHECK_EQ(s0.summary.distinct_shingles, s1.summary.distinct_shingles,
-                 name + ": size does not depend on the seed");
-        CHECK_EQ(mh_params_match(&s0.summary.params, &s1.summary.params), MH_ERR_PARAMS_MISMATCH,
-                 name + ": different seeds do not match");
-    }
-    std::vector<std::string> elements;
-    for (int i = 0; i < 3000; i++) elements.push_back("element " + std::to_string(i));
-    const Sig a = build_set(elements, 1024, 0), b = build_set(elements, 1024, 1);
-    CHECK(mh_agreeing_positions(a.values.data(), b.values.data(), 1024) <= 2,
-          "set: seeds 0 and 1 nearly never agree");
-    CHECK(same_signature(a, build_set(elements, 1024, 0)), "set: same seed, identical");
+void test_seeds()
+{
+	g_section = "seeds";
+	std::mt19937_64 rng(99);
+	const std::vector<std::string> words = random_words(rng, 2000, 100000);
+	std::string text;
+	for (const std::string &w : words) text += w + " ";
+	for (uint8_t kind : {uint8_t(MH_KIND_WORDS), uint8_t(MH_KIND_CHARS)})
+	{
+		const std::string name = mh_kind_name(kind);
+		const Sig s0 = build_text(make_params(kind, 3, 1024, 0), text);
+		const Sig s0b = build_text(make_params(kind, 3, 1024, 0), text);
+		const Sig s1 = build_text(make_params(kind, 3, 1024, 1), text);
+		const Sig sm = build_text(make_params(kind, 3, 1024, -1), text);
+		CHECK(same_signature(s0, s0b), name + ": same seed, identical signature");
+		CHECK(mh_agreeing_positions(s0.values.data(), s1.values.data(), 1024) <= 2,
+		      name + ": seeds 0 and 1 nearly never agree (" +
+		          std::to_string(mh_agreeing_positions(s0.values.data(), s1.values.data(), 1024)) +
+		          ")");
+		CHECK(mh_agreeing_positions(s0.values.data(), sm.values.data(), 1024) <= 2,
+		      name + ": seeds 0 and -1 nearly never agree");
+		CHECK_EQ(s0.summary.distinct_shingles, s1.summary.distinct_shingles,
+		         name + ": size does not depend on the seed");
+		CHECK_EQ(mh_params_match(&s0.summary.params, &s1.summary.params), MH_ERR_PARAMS_MISMATCH,
+		         name + ": different seeds do not match");
+	}
+	std::vector<std::string> elements;
+	for (int i = 0; i < 3000; i++) elements.push_back("element " + std::to_string(i));
+	const Sig a = build_set(elements, 1024, 0), b = build_set(elements, 1024, 1);
+	CHECK(mh_agreeing_positions(a.values.data(), b.values.data(), 1024) <= 2,
+	      "set: seeds 0 and 1 nearly never agree");
+	CHECK(same_signature(a, build_set(elements, 1024, 0)), "set: same seed, identical");
 }
 
 // ---------------------------------------------------------------------------
 // 6. Resemblance and containment
 // ---------------------------------------------------------------------------
 
-std::vector<std::string> range_elements(int first, int last) {  // [first, last)
-    std::vector<std::string> out;
-    for (int i = first; i < last; i++) out.push_back("item-" + std::to_string(i));
-    return out;
+std::vector<std::string> range_elements(int first, int last)
+{ // [first, last)
+	std::vector<std::string> out;
+	for (int i = first; i < last; i++) out.push_back("item-" + std::to_string(i));
+	return out;
 }
 
-void test_resemblance() {
-    g_section = "resemblance";
-    const uint32_t n = 1024;
-    // |A| = |B| = 800, |A ∩ B| = 600, |A ∪ B| = 1000: J = 0.6.
-    const std::vector<std::string> A = range_elements(0, 800), B = range_elements(200, 1000);
-    const double J = 0.6;
-    const double se = std::sqrt(J * (1 - J) / n);
-    double sum_error = 0;
-    for (int32_t seed = 0; seed < 20; seed++) {
-        const Sig a = build_set(A, n, seed * 7919 - 50), b = build_set(B, n, seed * 7919 - 50);
-        const double r = mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data());
-        CHECK(std::fabs(r - J) < 4 * se, "J=0.6 within 4 standard errors, seed " +
-                                            std::to_string(seed) + ": " + show(r));
-        CHECK_EQ(r, static_cast<double>(mh_agreeing_positions(a.values.data(), b.values.data(), n)) / n,
-                 "resemblance = agreeing / n");
-        sum_error += r - J;
-        const double c = mh_containment(r, a.summary.distinct_shingles, b.summary.distinct_shingles);
-        CHECK(std::fabs(c - 0.75) < 0.08, "containment near 600/800, seed " + std::to_string(seed) +
-                                             ": " + show(c));
-    }
-    CHECK(std::fabs(sum_error / 20) < 0.01, "mean error over 20 seeds < 0.01: " + show(sum_error / 20));
+void test_resemblance()
+{
+	g_section = "resemblance";
+	const uint32_t n = 1024;
+	// |A| = |B| = 800, |A ∩ B| = 600, |A ∪ B| = 1000: J = 0.6.
+	const std::vector<std::string> A = range_elements(0, 800), B = range_elements(200, 1000);
+	const double J = 0.6;
+	const double se = std::sqrt(J * (1 - J) / n);
+	double sum_error = 0;
+	for (int32_t seed = 0; seed < 20; seed++)
+	{
+		const Sig a = build_set(A, n, seed * 7919 - 50), b = build_set(B, n, seed * 7919 - 50);
+		const double r = mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data());
+		CHECK(std::fabs(r - J) < 4 * se,
+		      "J=0.6 within 4 standard errors, seed " + std::to_string(seed) + ": " + show(r));
+		CHECK_EQ(
+		    r, static_cast<double>(mh_agreeing_positions(a.values.data(), b.values.data(), n)) / n,
+		    "resemblance = agreeing / n");
+		sum_error += r - J;
+		const double c =
+		    mh_containment(r, a.summary.distinct_shingles, b.summary.distinct_shingles);
+		CHECK(std::fabs(c - 0.75) < 0.08,
+		      "containment near 600/800, seed " + std::to_string(seed) + ": " + show(c));
+	}
+	CHECK(std::fabs(sum_error / 20) < 0.01,
+	      "mean error over 20 seeds < 0.01: " + show(sum_error / 20));
 
-    // The hash family behaves like random permutations: over many different
-    // sets with one seed (as a table's signatures are), the estimate is
-    // unbiased and spreads as sqrt(J(1-J)/n), the binomial standard error.
-    for (const double target : {0.3, 0.8}) {
-        const uint32_t positions = 128;
-        const int trials = 400, union_size = 300;
-        const int shared = static_cast<int>(target * union_size + 0.5);
-        const double j = static_cast<double>(shared) / union_size;
-        double sum = 0, sum_squares = 0;
-        for (int t = 0; t < trials; t++) {
-            const int base = t * 1000;  // new elements every trial
-            const int only = (union_size - shared) / 2;
-            const Sig a = build_set(range_elements(base, base + shared + only), positions, 0);
-            const Sig b = build_set(range_elements(base + only, base + union_size), positions, 0);
-            const double error =
-                mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data()) - j;
-            sum += error;
-            sum_squares += error * error;
-        }
-        const double theory = std::sqrt(j * (1 - j) / positions);
-        const double bias = sum / trials, spread = std::sqrt(sum_squares / trials);
-        CHECK(std::fabs(bias) < 4 * theory / std::sqrt(trials),
-              "family unbiased at J=" + show(j) + ": mean error " + show(bias));
-        CHECK(std::fabs(spread / theory - 1) < 0.15,
-              "family spread at J=" + show(j) + ": " + show(spread) + " vs " + show(theory));
-    }
+	// The hash family behaves like random permutations: over many different
+	// sets with one seed (as a table's signatures are), the estimate is
+	// unbiased and spreads as sqrt(J(1-J)/n), the binomial standard error.
+	for (const double target : {0.3, 0.8})
+	{
+		const uint32_t positions = 128;
+		const int trials = 400, union_size = 300;
+		const int shared = static_cast<int>(target * union_size + 0.5);
+		const double j = static_cast<double>(shared) / union_size;
+		double sum = 0, sum_squares = 0;
+		for (int t = 0; t < trials; t++)
+		{
+			const int base = t * 1000; // new elements every trial
+			const int only = (union_size - shared) / 2;
+			const Sig a = build_set(range_elements(base, base + shared + only), positions, 0);
+			const Sig b = build_set(range_elements(base + only, base + union_size), positions, 0);
+			const double error =
+			    mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data()) - j;
+			sum += error;
+			sum_squares += error * error;
+		}
+		const double theory = std::sqrt(j * (1 - j) / positions);
+		const double bias = sum / trials, spread = std::sqrt(sum_squares / trials);
+		CHECK(std::fabs(bias) < 4 * theory / std::sqrt(trials),
+		      "family unbiased at J=" + show(j) + ": mean error " + show(bias));
+		CHECK(std::fabs(spread / theory - 1) < 0.15,
+		      "family spread at J=" + show(j) + ": " + show(spread) + " vs " + show(theory));
+	}
 
-    // Other resemblances, one seed each.
-    struct JCase {
-        int a0, a1, b0, b1;
-        double J;
-    };
-    for (const JCase &c : {JCase{0, 500, 500, 1000, 0.0}, JCase{0, 1000, 0, 1000, 1.0},
-                           JCase{0, 900, 600, 1500, 0.2}, JCase{0, 1000, 0, 900, 0.9}}) {
-        const Sig a = build_set(range_elements(c.a0, c.a1), n, 3);
-        const Sig b = build_set(range_elements(c.b0, c.b1), n, 3);
-        const double r = mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data());
-        const double bound = std::max(4 * std::sqrt(c.J * (1 - c.J) / n), 2.5 / n);
-        CHECK(std::fabs(r - c.J) <= bound, "J=" + show(c.J) + " estimated " + show(r));
-    }
+	// Other resemblances, one seed each.
+	struct JCase
+	{
+		int a0, a1, b0, b1;
+		double J;
+	};
+	for (const JCase &c : {JCase{0, 500, 500, 1000, 0.0}, JCase{0, 1000, 0, 1000, 1.0},
+	                       JCase{0, 900, 600, 1500, 0.2}, JCase{0, 1000, 0, 900, 0.9}})
+	{
+		const Sig a = build_set(range_elements(c.a0, c.a1), n, 3);
+		const Sig b = build_set(range_elements(c.b0, c.b1), n, 3);
+		const double r = mh_resemblance(&a.summary, a.values.data(), &b.summary, b.values.data());
+		const double bound = std::max(4 * std::sqrt(c.J * (1 - c.J) / n), 2.5 / n);
+		CHECK(std::fabs(r - c.J) <= bound, "J=" + show(c.J) + " estimated " + show(r));
+	}
 
-    // Empty sets.
-    const Sig empty = build_set({}, 16, 0);
-    const Sig one = build_set({"x"}, 16, 0);
-    CHECK_EQ(mh_resemblance(&empty.summary, empty.values.data(), &empty.summary, empty.values.data()),
-             1.0, "both empty -> 1");
-    CHECK_EQ(mh_resemblance(&empty.summary, empty.values.data(), &one.summary, one.values.data()),
-             0.0, "empty vs non-empty -> 0");
-    CHECK_EQ(mh_resemblance(&one.summary, one.values.data(), &empty.summary, empty.values.data()),
-             0.0, "non-empty vs empty -> 0");
-    CHECK_EQ(mh_resemblance(&one.summary, one.values.data(), &one.summary, one.values.data()), 1.0,
-             "identical -> 1");
-    // Exactly one empty gives 0 even when the values happen to agree.
-    {
-        MhSummary s1 = one.summary, s2 = one.summary;
-        s2.distinct_shingles = 0;
-        std::vector<uint32_t> v(16, MH_EMPTY_VALUE);
-        CHECK_EQ(mh_resemblance(&s1, v.data(), &s2, v.data()), 0.0, "one empty, equal values -> 0");
-    }
+	// Empty sets.
+	const Sig empty = build_set({}, 16, 0);
+	const Sig one = build_set({"x"}, 16, 0);
+	CHECK_EQ(
+	    mh_resemblance(&empty.summary, empty.values.data(), &empty.summary, empty.values.data()),
+	    1.0, "both empty -> 1");
+	CHECK_EQ(mh_resemblance(&empty.summary, empty.values.data(), &one.summary, one.values.data()),
+	         0.0, "empty vs non-empty -> 0");
+	CHECK_EQ(mh_resemblance(&one.summary, one.values.data(), &empty.summary, empty.values.data()),
+	         0.0, "non-empty vs empty -> 0");
+	CHECK_EQ(mh_resemblance(&one.summary, one.values.data(), &one.summary, one.values.data()), 1.0,
+	         "identical -> 1");
+	// Exactly one empty gives 0 even when the values happen to agree.
+	{
+		MhSummary s1 = one.summary, s2 = one.summary;
+		s2.distinct_shingles = 0;
+		std::vector<uint32_t> v(16, MH_EMPTY_VALUE);
+		CHECK_EQ(mh_resemblance(&s1, v.data(), &s2, v.data()), 0.0, "one empty, equal values -> 0");
+	}
 
-    // mh_agreeing_positions on hand-made values.
-    {
-        const uint32_t x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 0, 3, 0, 5};
-        CHECK_EQ(mh_agreeing_positions(x, y, 5), 3u, "agreeing positions");
-        CHECK_EQ(mh_agreeing_positions(x, y, 0), 0u, "agreeing positions of nothing");
-        MhSummary sx{}, sy{};
-        sx.params = sy.params = make_params(MH_KIND_SET, 0, 5, 0);
-        sx.distinct_shingles = sy.distinct_shingles = 9;
-        CHECK_EQ(mh_resemblance(&sx, x, &sy, y), 0.6, "3 of 5 agree -> 0.6");
-    }
+	// mh_agreeing_positions on hand-made values.
+	{
+		const uint32_t x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 0, 3, 0, 5};
+		CHECK_EQ(mh_agreeing_positions(x, y, 5), 3u, "agreeing positions");
+		CHECK_EQ(mh_agreeing_positions(x, y, 0), 0u, "agreeing positions of nothing");
+		MhSummary sx{}, sy{};
+		sx.params = sy.params = make_params(MH_KIND_SET, 0, 5, 0);
+		sx.distinct_shingles = sy.distinct_shingles = 9;
+		CHECK_EQ(mh_resemblance(&sx, x, &sy, y), 0.6, "3 of 5 agree -> 0.6");
+	}
 
-    // mh_containment(r, |A|, |B|) = r (|A| + |B|) / ((1 + r) |A|), clamped to [0, 1].
-    struct CCase {
-        double r;
-        uint64_t a, b;
-        double want;
-    };
-    const CCase containment_cases[] = {
-        {0.6, 800, 800, 0.75},  {0.5, 100, 50, 0.5},   {0.0, 10, 20, 0.0},
-        {1.0, 10, 20, 1.0},     {1.0, 10, 10, 1.0},    {0.25, 40, 60, 0.5},
-        {0.2, 100, 100, 1.0 / 3}, {0.7, 0, 5, 1.0},    {0.0, 0, 0, 1.0},
-        {-0.5, 10, 20, 0.0},    {0.9, 1, 1000, 1.0},
-    };
-    for (const CCase &c : containment_cases) {
-        const double got = mh_containment(c.r, c.a, c.b);
-        CHECK(std::fabs(got - c.want) < 1e-12, "containment(" + show(c.r) + ", " + show(c.a) + ", " +
-                                                   show(c.b) + ") = " + show(got) + ", want " +
-                                                   show(c.want));
-    }
+	// mh_containment(r, |A|, |B|) = r (|A| + |B|) / ((1 + r) |A|), clamped to [0, 1].
+	struct CCase
+	{
+		double r;
+		uint64_t a, b;
+		double want;
+	};
+	const CCase containment_cases[] = {
+	    {0.6, 800, 800, 0.75}, {0.5, 100, 50, 0.5}, {0.0, 10, 20, 0.0},       {1.0, 10, 20, 1.0},
+	    {1.0, 10, 10, 1.0},    {0.25, 40, 60, 0.5}, {0.2, 100, 100, 1.0 / 3}, {0.7, 0, 5, 1.0},
+	    {0.0, 0, 0, 1.0},      {-0.5, 10, 20, 0.0}, {0.9, 1, 1000, 1.0},
+	};
+	for (const CCase &c : containment_cases)
+	{
+		const double got = mh_containment(c.r, c.a, c.b);
+		CHECK(std::fabs(got - c.want) < 1e-12, "containment(" + show(c.r) + ", " + show(c.a) +
+		                                           ", " + show(c.b) + ") = " + show(got) +
+		                                           ", want " + show(c.want));
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -1531,647 +1769,711 @@ void test_resemblance() {
 // ---------------------------------------------------------------------------
 
 std::string format_text(const MhSummary &summary, const std::vector<uint32_t> &values,
-                        MhStatus *status = nullptr) {
-    const size_t length = mh_text_length(&summary);
-    std::vector<char> out(length + 1, '@');
-    const MhStatus st = mh_format_text(&summary, values.data(), out.data(), out.size());
-    if (status != nullptr) *status = st;
-    if (st != MH_OK) return "";
-    return std::string(out.data());
+                        MhStatus *status = nullptr)
+{
+	const size_t length = mh_text_length(&summary);
+	std::vector<char> out(length + 1, '@');
+	const MhStatus st = mh_format_text(&summary, values.data(), out.data(), out.size());
+	if (status != nullptr) *status = st;
+	if (st != MH_OK) return "";
+	return std::string(out.data());
 }
 
 // Parse as the glue does: first pass for the summary, second for the values.
-MhStatus parse_text(const std::string &text, Sig *sig, size_t *offset) {
-    std::vector<char> exact(text.begin(), text.end());
-    exact.push_back('\0');
-    *offset = SIZE_MAX;
-    MhStatus st = mh_parse_text(exact.data(), &sig->summary, nullptr, 0, offset);
-    if (st == MH_OK) {
-        sig->values.assign(sig->summary.params.num_perm, 0);
-        st = mh_parse_text(exact.data(), &sig->summary, sig->values.data(),
-                           static_cast<uint32_t>(sig->values.size()), offset);
-    }
-    sig->status = st;
-    return st;
+MhStatus parse_text(const std::string &text, Sig *sig, size_t *offset)
+{
+	std::vector<char> exact(text.begin(), text.end());
+	exact.push_back('\0');
+	*offset = SIZE_MAX;
+	MhStatus st = mh_parse_text(exact.data(), &sig->summary, nullptr, 0, offset);
+	if (st == MH_OK)
+	{
+		sig->values.assign(sig->summary.params.num_perm, 0);
+		st = mh_parse_text(exact.data(), &sig->summary, sig->values.data(),
+		                   static_cast<uint32_t>(sig->values.size()), offset);
+	}
+	sig->status = st;
+	return st;
 }
 
-void check_text_round_trip(const Sig &sig, const std::string &name) {
-    const std::string text = format_text(sig.summary, sig.values);
-    CHECK_EQ(text.size(), mh_text_length(&sig.summary), name + ": mh_text_length is strlen");
-    Sig back;
-    size_t offset;
-    CHECK_EQ(parse_text(text, &back, &offset), MH_OK, name + ": parses " + quoted(text, 60));
-    CHECK(same_signature(back, sig), name + ": text round trip");
+void check_text_round_trip(const Sig &sig, const std::string &name)
+{
+	const std::string text = format_text(sig.summary, sig.values);
+	CHECK_EQ(text.size(), mh_text_length(&sig.summary), name + ": mh_text_length is strlen");
+	Sig back;
+	size_t offset;
+	CHECK_EQ(parse_text(text, &back, &offset), MH_OK, name + ": parses " + quoted(text, 60));
+	CHECK(same_signature(back, sig), name + ": text round trip");
 }
 
-void test_text_form() {
-    g_section = "text form";
-    // Exact spelling.
-    {
-        MhSummary s{};
-        s.params = make_params(MH_KIND_WORDS, 5, 2, -3);
-        s.distinct_shingles = 2;
-        const std::vector<uint32_t> v = {0x0123abcdu, 0xffffffffu};
-        CHECK_EQ(format_text(s, v), std::string("v1:words:k=5:seed=-3:size=2:n=2:0123abcdffffffff"),
-                 "words spelling");
-        s.params = make_params(MH_KIND_CHARS, 64, 2, INT32_MIN);
-        s.flags = MH_FLAG_SIZE_ESTIMATED;
-        s.distinct_shingles = UINT64_MAX;
-        CHECK_EQ(format_text(s, v),
-                 std::string("v1:chars:k=64:seed=-2147483648:size~18446744073709551615:n=2:0123abcdffffffff"),
-                 "chars spelling, estimated size");
-        s.params = make_params(MH_KIND_SET, 0, 1, INT32_MAX);
-        s.flags = 0;
-        s.distinct_shingles = 0;
-        CHECK_EQ(format_text(s, {0xffffffffu}), std::string("v1:set:seed=2147483647:size=0:n=1:ffffffff"),
-                 "set spelling");
-        // Buffer one byte short of the NUL.
-        std::vector<char> small(mh_text_length(&s), 'x');
-        CHECK_EQ(mh_format_text(&s, v.data(), small.data(), small.size()), MH_ERR_BUFFER_TOO_SMALL,
-                 "format into a buffer without room for the NUL");
-    }
+void test_text_form()
+{
+	g_section = "text form";
+	// Exact spelling.
+	{
+		MhSummary s{};
+		s.params = make_params(MH_KIND_WORDS, 5, 2, -3);
+		s.distinct_shingles = 2;
+		const std::vector<uint32_t> v = {0x0123abcdu, 0xffffffffu};
+		CHECK_EQ(format_text(s, v), std::string("v1:words:k=5:seed=-3:size=2:n=2:0123abcdffffffff"),
+		         "words spelling");
+		s.params = make_params(MH_KIND_CHARS, 64, 2, INT32_MIN);
+		s.flags = MH_FLAG_SIZE_ESTIMATED;
+		s.distinct_shingles = UINT64_MAX;
+		CHECK_EQ(
+		    format_text(s, v),
+		    std::string(
+		        "v1:chars:k=64:seed=-2147483648:size~18446744073709551615:n=2:0123abcdffffffff"),
+		    "chars spelling, estimated size");
+		s.params = make_params(MH_KIND_SET, 0, 1, INT32_MAX);
+		s.flags = 0;
+		s.distinct_shingles = 0;
+		CHECK_EQ(format_text(s, {0xffffffffu}),
+		         std::string("v1:set:seed=2147483647:size=0:n=1:ffffffff"), "set spelling");
+		// Buffer one byte short of the NUL.
+		std::vector<char> small(mh_text_length(&s), 'x');
+		CHECK_EQ(mh_format_text(&s, v.data(), small.data(), small.size()), MH_ERR_BUFFER_TOO_SMALL,
+		         "format into a buffer without room for the NUL");
+	}
 
-    // Round trips of built signatures and of hand-made extremes.
-    check_text_round_trip(build_words("The quick brown fox", 2, 128, 0), "words");
-    check_text_round_trip(build_chars("The quick brown fox", 3, 77, -12345), "chars, negative seed");
-    check_text_round_trip(build_set({"a", "b"}, 8192, INT32_MIN), "set, n=8192, INT32_MIN");
-    check_text_round_trip(build_words("", 64, 1, 0), "empty words");
-    check_text_round_trip(build_set({}, 3, -1), "empty set");
-    {
-        Sig s;
-        s.status = MH_OK;
-        s.summary.params = make_params(MH_KIND_WORDS, 64, 4, INT32_MAX);
-        s.summary.flags = MH_FLAG_SIZE_ESTIMATED;
-        s.summary.distinct_shingles = 123456789012ULL;
-        s.values = {0, 1, 0x80000000u, 0xfffffffeu};
-        check_text_round_trip(s, "estimated size");
-        Sig big_estimate = s;
-        big_estimate.summary.distinct_shingles = UINT64_MAX;
-        check_text_round_trip(big_estimate, "size~UINT64_MAX");
-        Sig nonempty_all_max = s;
-        nonempty_all_max.summary.flags = 0;
-        nonempty_all_max.summary.distinct_shingles = 1;
-        nonempty_all_max.values.assign(4, 0xffffffffu);
-        check_text_round_trip(nonempty_all_max, "size 1 with ffffffff values");
-    }
-    {
-        const Sig big = build_words("The quick brown fox", 2, 128, 0);
-        // Second pass with too little room.
-        const std::string text = format_text(big.summary, big.values);
-        MhSummary summary;
-        std::vector<uint32_t> values(127);
-        size_t offset = 0;
-        CHECK_EQ(mh_parse_text(text.c_str(), &summary, values.data(), 127, &offset),
-                 MH_ERR_BUFFER_TOO_SMALL, "values_capacity < n");
-        CHECK_EQ(mh_parse_text(text.c_str(), &summary, nullptr, 0, &offset), MH_OK, "first pass");
-        CHECK_EQ(summary.params.num_perm, 128u, "first pass gives n");
-        CHECK_EQ(summary.params.shingle_size, uint16_t(2), "first pass gives k");
-        // error_offset may be NULL.
-        CHECK_EQ(mh_parse_text("nonsense", &summary, nullptr, 0, nullptr), MH_PARSE_BAD_PREFIX,
-                 "NULL error_offset");
-    }
+	// Round trips of built signatures and of hand-made extremes.
+	check_text_round_trip(build_words("The quick brown fox", 2, 128, 0), "words");
+	check_text_round_trip(build_chars("The quick brown fox", 3, 77, -12345),
+	                      "chars, negative seed");
+	check_text_round_trip(build_set({"a", "b"}, 8192, INT32_MIN), "set, n=8192, INT32_MIN");
+	check_text_round_trip(build_words("", 64, 1, 0), "empty words");
+	check_text_round_trip(build_set({}, 3, -1), "empty set");
+	{
+		Sig s;
+		s.status = MH_OK;
+		s.summary.params = make_params(MH_KIND_WORDS, 64, 4, INT32_MAX);
+		s.summary.flags = MH_FLAG_SIZE_ESTIMATED;
+		s.summary.distinct_shingles = 123456789012ULL;
+		s.values = {0, 1, 0x80000000u, 0xfffffffeu};
+		check_text_round_trip(s, "estimated size");
+		Sig big_estimate = s;
+		big_estimate.summary.distinct_shingles = UINT64_MAX;
+		check_text_round_trip(big_estimate, "size~UINT64_MAX");
+		Sig nonempty_all_max = s;
+		nonempty_all_max.summary.flags = 0;
+		nonempty_all_max.summary.distinct_shingles = 1;
+		nonempty_all_max.values.assign(4, 0xffffffffu);
+		check_text_round_trip(nonempty_all_max, "size 1 with ffffffff values");
+	}
+	{
+		const Sig big = build_words("The quick brown fox", 2, 128, 0);
+		// Second pass with too little room.
+		const std::string text = format_text(big.summary, big.values);
+		MhSummary summary;
+		std::vector<uint32_t> values(127);
+		size_t offset = 0;
+		CHECK_EQ(mh_parse_text(text.c_str(), &summary, values.data(), 127, &offset),
+		         MH_ERR_BUFFER_TOO_SMALL, "values_capacity < n");
+		CHECK_EQ(mh_parse_text(text.c_str(), &summary, nullptr, 0, &offset), MH_OK, "first pass");
+		CHECK_EQ(summary.params.num_perm, 128u, "first pass gives n");
+		CHECK_EQ(summary.params.shingle_size, uint16_t(2), "first pass gives k");
+		// error_offset may be NULL.
+		CHECK_EQ(mh_parse_text("nonsense", &summary, nullptr, 0, nullptr), MH_PARSE_BAD_PREFIX,
+		         "NULL error_offset");
+	}
 
-    // Malformed literals: status and error_offset (a byte index into the literal).
-    const std::string head = "v1:words:k=5:seed=0:";     // 20 bytes
-    const std::string values2 = "0000000100000002";
-    struct Bad {
-        std::string text;
-        MhStatus status;
-        size_t offset;
-    };
-    const std::vector<Bad> bad = {
-        {"", MH_PARSE_BAD_PREFIX, 0},
-        {"1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_PREFIX, 0},
-        {"V1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_PREFIX, 0},
-        {" v1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_PREFIX, 0},
-        {"vx:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
-        {"v:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
-        {"v01:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
-        {"v-1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
-        {"v99999999999999999999:words:", MH_PARSE_BAD_VERSION, 1},
-        // An unknown version is reported where the version number starts.
-        {"v0:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_VERSION, 1},
-        {"v2:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_VERSION, 1},
-        {"v10:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_VERSION, 1},
-        {"v1", MH_PARSE_BAD_FIELD, 2},
-        {"v1words:k=5", MH_PARSE_BAD_FIELD, 2},
-        {"v1:word:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_KIND, 3},
-        {"v1:WORDS:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_KIND, 3},
-        {"v1:sets:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_KIND, 3},
-        {"v1:words", MH_PARSE_UNKNOWN_KIND, 3},
-        {"v1:words:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 9},
-        {"v1:chars:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 9},
-        {"v1:set:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 7},
-        {"v1:words:k=0:seed=0:size=1:n=2:" + values2, MH_ERR_SHINGLE_SIZE_RANGE, 11},
-        {"v1:words:k=65:seed=0:size=1:n=2:" + values2, MH_ERR_SHINGLE_SIZE_RANGE, 11},
-        {"v1:chars:k=65536:seed=0:size=1:n=2:" + values2, MH_ERR_SHINGLE_SIZE_RANGE, 11},
-        {"v1:words:k=05:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
-        {"v1:words:k=:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
-        {"v1:words:k=-1:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
-        {"v1:words:k=+5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
-        {"v1:words:k=99999999999999999999:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
-        {"v1:words:k=5seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 12},
-        {"v1:words:k=5:sead=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 13},
-        {head.substr(0, 18) + "-0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "2147483648:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "-2147483649:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "99999999999999999999:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "+1:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "01:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "-01:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "-:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
-        {head.substr(0, 18) + "1e3:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 19},
-        {head + "siz=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 19},
-        {head + "size:1:n=2:" + values2, MH_PARSE_BAD_FIELD, 24},
-        {head + "size=01:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
-        {head + "size=:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
-        {head + "size=-1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
-        {head + "size=18446744073709551616:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
-        {head + "size=99999999999999999999:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
-        {head + "size~0:n=2:" + values2, MH_PARSE_ESTIMATED_EMPTY, 26},
-        {head + "size~00:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
-        {head + "size=1n=2:" + values2, MH_PARSE_BAD_FIELD, 26},
-        {head + "size=1:n=0:", MH_ERR_NUM_PERM_RANGE, 29},
-        {head + "size=1:n=8193:" + values2, MH_ERR_NUM_PERM_RANGE, 29},
-        {head + "size=1:n=4294967298:" + values2, MH_ERR_NUM_PERM_RANGE, 29},
-        {head + "size=1:n=02:" + values2, MH_PARSE_BAD_NUMBER, 29},
-        {head + "size=1:n=:" + values2, MH_PARSE_BAD_NUMBER, 29},
-        {head + "size=1:n=2;" + values2, MH_PARSE_BAD_FIELD, 30},
-        {head + "size=1:n=2:", MH_PARSE_COUNT_MISMATCH, 31},
-        {head + "size=1:n=2:000000010000000", MH_PARSE_COUNT_MISMATCH, 31},
-        {head + "size=1:n=2:00000001000000020", MH_PARSE_COUNT_MISMATCH, 31},
-        {head + "size=1:n=2:" + values2 + "\n", MH_PARSE_COUNT_MISMATCH, 31},
-        {head + "size=1:n=2:" + values2 + "00000003", MH_PARSE_COUNT_MISMATCH, 31},
-        {head + "size=1:n=2:0000000A00000002", MH_PARSE_BAD_HEX, 31},
-        {head + "size=1:n=2:00000001FFFFFFFF", MH_PARSE_BAD_HEX, 39},
-        {head + "size=1:n=2:0000000100 00002", MH_PARSE_BAD_HEX, 39},
-        {head + "size=1:n=2:0x00000100000002", MH_PARSE_BAD_HEX, 31},
-        {head + "size=1:n=2:000000010000000g", MH_PARSE_BAD_HEX, 39},
-        {head + "size=0:n=2:00000001ffffffff", MH_PARSE_EMPTY_NOT_MAX, 31},
-        {head + "size=0:n=2:fffffffffffffffe", MH_PARSE_EMPTY_NOT_MAX, 39},
-    };
-    for (const Bad &b : bad) {
-        Sig sig;
-        size_t offset = SIZE_MAX;
-        const MhStatus st = parse_text(b.text, &sig, &offset);
-        CHECK_EQ(st, b.status, "status of " + quoted(b.text, 70));
-        CHECK_EQ(offset, b.offset, "error_offset of " + quoted(b.text, 70));
-    }
-    // And the literals just inside the limits parse.
-    const std::vector<std::string> good = {
-        "v1:words:k=1:seed=0:size=1:n=1:00000000",
-        "v1:chars:k=64:seed=-2147483648:size=18446744073709551615:n=1:00000000",
-        "v1:words:k=5:seed=2147483647:size~1:n=2:" + values2,
-        "v1:set:seed=0:size=0:n=2:ffffffffffffffff",
-        "v1:set:seed=-1:size=1:n=1:0a1b2c3d",
-    };
-    for (const std::string &g : good) {
-        Sig sig;
-        size_t offset;
-        CHECK_EQ(parse_text(g, &sig, &offset), MH_OK, "valid literal " + quoted(g, 70));
-        CHECK_EQ(format_text(sig.summary, sig.values), g, "canonical: formats back to itself");
-    }
+	// Malformed literals: status and error_offset (a byte index into the literal).
+	const std::string head = "v1:words:k=5:seed=0:"; // 20 bytes
+	const std::string values2 = "0000000100000002";
+	struct Bad
+	{
+		std::string text;
+		MhStatus status;
+		size_t offset;
+	};
+	const std::vector<Bad> bad = {
+	    {"", MH_PARSE_BAD_PREFIX, 0},
+	    {"1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_PREFIX, 0},
+	    {"V1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_PREFIX, 0},
+	    {" v1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_PREFIX, 0},
+	    {"vx:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
+	    {"v:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
+	    {"v01:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
+	    {"v-1:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_VERSION, 1},
+	    {"v99999999999999999999:words:", MH_PARSE_BAD_VERSION, 1},
+	    // An unknown version is reported where the version number starts.
+	    {"v0:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_VERSION, 1},
+	    {"v2:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_VERSION, 1},
+	    {"v10:words:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_VERSION, 1},
+	    {"v1", MH_PARSE_BAD_FIELD, 2},
+	    {"v1words:k=5", MH_PARSE_BAD_FIELD, 2},
+	    {"v1:word:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_KIND, 3},
+	    {"v1:WORDS:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_KIND, 3},
+	    {"v1:sets:seed=0:size=1:n=2:" + values2, MH_PARSE_UNKNOWN_KIND, 3},
+	    {"v1:words", MH_PARSE_UNKNOWN_KIND, 3},
+	    {"v1:words:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 9},
+	    {"v1:chars:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 9},
+	    {"v1:set:k=5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 7},
+	    {"v1:words:k=0:seed=0:size=1:n=2:" + values2, MH_ERR_SHINGLE_SIZE_RANGE, 11},
+	    {"v1:words:k=65:seed=0:size=1:n=2:" + values2, MH_ERR_SHINGLE_SIZE_RANGE, 11},
+	    {"v1:chars:k=65536:seed=0:size=1:n=2:" + values2, MH_ERR_SHINGLE_SIZE_RANGE, 11},
+	    {"v1:words:k=05:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
+	    {"v1:words:k=:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
+	    {"v1:words:k=-1:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
+	    {"v1:words:k=+5:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
+	    {"v1:words:k=99999999999999999999:seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 11},
+	    {"v1:words:k=5seed=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 12},
+	    {"v1:words:k=5:sead=0:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 13},
+	    {head.substr(0, 18) + "-0:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "2147483648:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "-2147483649:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "99999999999999999999:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER,
+	     18},
+	    {head.substr(0, 18) + "+1:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "01:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "-01:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "-:size=1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 18},
+	    {head.substr(0, 18) + "1e3:size=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 19},
+	    {head + "siz=1:n=2:" + values2, MH_PARSE_BAD_FIELD, 19},
+	    {head + "size:1:n=2:" + values2, MH_PARSE_BAD_FIELD, 24},
+	    {head + "size=01:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
+	    {head + "size=:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
+	    {head + "size=-1:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
+	    {head + "size=18446744073709551616:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
+	    {head + "size=99999999999999999999:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
+	    {head + "size~0:n=2:" + values2, MH_PARSE_ESTIMATED_EMPTY, 26},
+	    {head + "size~00:n=2:" + values2, MH_PARSE_BAD_NUMBER, 25},
+	    {head + "size=1n=2:" + values2, MH_PARSE_BAD_FIELD, 26},
+	    {head + "size=1:n=0:", MH_ERR_NUM_PERM_RANGE, 29},
+	    {head + "size=1:n=8193:" + values2, MH_ERR_NUM_PERM_RANGE, 29},
+	    {head + "size=1:n=4294967298:" + values2, MH_ERR_NUM_PERM_RANGE, 29},
+	    {head + "size=1:n=02:" + values2, MH_PARSE_BAD_NUMBER, 29},
+	    {head + "size=1:n=:" + values2, MH_PARSE_BAD_NUMBER, 29},
+	    {head + "size=1:n=2;" + values2, MH_PARSE_BAD_FIELD, 30},
+	    {head + "size=1:n=2:", MH_PARSE_COUNT_MISMATCH, 31},
+	    {head + "size=1:n=2:000000010000000", MH_PARSE_COUNT_MISMATCH, 31},
+	    {head + "size=1:n=2:00000001000000020", MH_PARSE_COUNT_MISMATCH, 31},
+	    {head + "size=1:n=2:" + values2 + "\n", MH_PARSE_COUNT_MISMATCH, 31},
+	    {head + "size=1:n=2:" + values2 + "00000003", MH_PARSE_COUNT_MISMATCH, 31},
+	    {head + "size=1:n=2:0000000A00000002", MH_PARSE_BAD_HEX, 31},
+	    {head + "size=1:n=2:00000001FFFFFFFF", MH_PARSE_BAD_HEX, 39},
+	    {head + "size=1:n=2:0000000100 00002", MH_PARSE_BAD_HEX, 39},
+	    {head + "size=1:n=2:0x00000100000002", MH_PARSE_BAD_HEX, 31},
+	    {head + "size=1:n=2:000000010000000g", MH_PARSE_BAD_HEX, 39},
+	    {head + "size=0:n=2:00000001ffffffff", MH_PARSE_EMPTY_NOT_MAX, 31},
+	    {head + "size=0:n=2:fffffffffffffffe", MH_PARSE_EMPTY_NOT_MAX, 39},
+	};
+	for (const Bad &b : bad)
+	{
+		Sig sig;
+		size_t offset = SIZE_MAX;
+		const MhStatus st = parse_text(b.text, &sig, &offset);
+		CHECK_EQ(st, b.status, "status of " + quoted(b.text, 70));
+		CHECK_EQ(offset, b.offset, "error_offset of " + quoted(b.text, 70));
+	}
+	// And the literals just inside the limits parse.
+	const std::vector<std::string> good = {
+	    "v1:words:k=1:seed=0:size=1:n=1:00000000",
+	    "v1:chars:k=64:seed=-2147483648:size=18446744073709551615:n=1:00000000",
+	    "v1:words:k=5:seed=2147483647:size~1:n=2:" + values2,
+	    "v1:set:seed=0:size=0:n=2:ffffffffffffffff",
+	    "v1:set:seed=-1:size=1:n=1:0a1b2c3d",
+	};
+	for (const std::string &g : good)
+	{
+		Sig sig;
+		size_t offset;
+		CHECK_EQ(parse_text(g, &sig, &offset), MH_OK, "valid literal " + quoted(g, 70));
+		CHECK_EQ(format_text(sig.summary, sig.values), g, "canonical: formats back to itself");
+	}
 }
 
 // ---------------------------------------------------------------------------
 // 8. Binary form
 // ---------------------------------------------------------------------------
 
-std::vector<unsigned char> write_binary(const Sig &sig) {
-    std::vector<unsigned char> out(mh_binary_length(&sig.summary));
-    if (mh_write_binary(&sig.summary, sig.values.data(), out.data(), out.size()) != MH_OK) out.clear();
-    return out;
+std::vector<unsigned char> write_binary(const Sig &sig)
+{
+	std::vector<unsigned char> out(mh_binary_length(&sig.summary));
+	if (mh_write_binary(&sig.summary, sig.values.data(), out.data(), out.size()) != MH_OK)
+		out.clear();
+	return out;
 }
 
 // Two passes, like the glue; exactly sized buffers so ASan sees over-reads.
-MhStatus read_binary(const std::vector<unsigned char> &bytes, Sig *sig) {
-    std::unique_ptr<unsigned char[]> exact(new unsigned char[bytes.size() + 1]);
-    if (!bytes.empty()) std::memcpy(exact.get(), bytes.data(), bytes.size());
-    MhStatus st = mh_read_binary(exact.get(), bytes.size(), &sig->summary, nullptr, 0);
-    if (st == MH_OK) {
-        sig->values.assign(sig->summary.params.num_perm, 0);
-        st = mh_read_binary(exact.get(), bytes.size(), &sig->summary, sig->values.data(),
-                            static_cast<uint32_t>(sig->values.size()));
-    }
-    sig->status = st;
-    return st;
+MhStatus read_binary(const std::vector<unsigned char> &bytes, Sig *sig)
+{
+	std::unique_ptr<unsigned char[]> exact(new unsigned char[bytes.size() + 1]);
+	if (!bytes.empty()) std::memcpy(exact.get(), bytes.data(), bytes.size());
+	MhStatus st = mh_read_binary(exact.get(), bytes.size(), &sig->summary, nullptr, 0);
+	if (st == MH_OK)
+	{
+		sig->values.assign(sig->summary.params.num_perm, 0);
+		st = mh_read_binary(exact.get(), bytes.size(), &sig->summary, sig->values.data(),
+		                    static_cast<uint32_t>(sig->values.size()));
+	}
+	sig->status = st;
+	return st;
 }
 
-void test_binary_form() {
-    g_section = "binary form";
-    // Exact layout, big-endian.
-    {
-        Sig s;
-        s.summary.params = make_params(MH_KIND_CHARS, 9, 2, -3);
-        s.summary.flags = MH_FLAG_SIZE_ESTIMATED;
-        s.summary.distinct_shingles = 0x0102030405060708ULL;
-        s.values = {0xA1B2C3D4u, 0x00000005u};
-        const std::vector<unsigned char> want = {
-            1, 1, 1, 0, 0, 9, 0, 0, 0xFF, 0xFF, 0xFF, 0xFD, 0, 0, 0, 2,
-            1, 2, 3, 4, 5, 6, 7, 8, 0xA1, 0xB2, 0xC3, 0xD4, 0, 0, 0, 5};
-        CHECK_EQ(mh_binary_length(&s.summary), size_t(32), "binary length = 24 + 4n");
-        CHECK(write_binary(s) == want, "binary layout");
-        std::vector<unsigned char> small(31);
-        CHECK_EQ(mh_write_binary(&s.summary, s.values.data(), small.data(), small.size()),
-                 MH_ERR_BUFFER_TOO_SMALL, "write into a short buffer");
-        Sig back;
-        CHECK_EQ(read_binary(want, &back), MH_OK, "read layout");
-        CHECK_EQ(back.summary.params.seed, -3, "seed read back");
-        CHECK_EQ(back.summary.distinct_shingles, uint64_t(0x0102030405060708ULL), "size read back");
-        std::vector<uint32_t> one(1);
-        MhSummary summary;
-        CHECK_EQ(mh_read_binary(want.data(), want.size(), &summary, one.data(), 1),
-                 MH_ERR_BUFFER_TOO_SMALL, "values_capacity < n");
-    }
+void test_binary_form()
+{
+	g_section = "binary form";
+	// Exact layout, big-endian.
+	{
+		Sig s;
+		s.summary.params = make_params(MH_KIND_CHARS, 9, 2, -3);
+		s.summary.flags = MH_FLAG_SIZE_ESTIMATED;
+		s.summary.distinct_shingles = 0x0102030405060708ULL;
+		s.values = {0xA1B2C3D4u, 0x00000005u};
+		const std::vector<unsigned char> want = {
+		    1, 1, 1, 0, 0, 9, 0, 0, 0xFF, 0xFF, 0xFF, 0xFD, 0, 0, 0, 2,
+		    1, 2, 3, 4, 5, 6, 7, 8, 0xA1, 0xB2, 0xC3, 0xD4, 0, 0, 0, 5};
+		CHECK_EQ(mh_binary_length(&s.summary), size_t(32), "binary length = 24 + 4n");
+		CHECK(write_binary(s) == want, "binary layout");
+		std::vector<unsigned char> small(31);
+		CHECK_EQ(mh_write_binary(&s.summary, s.values.data(), small.data(), small.size()),
+		         MH_ERR_BUFFER_TOO_SMALL, "write into a short buffer");
+		Sig back;
+		CHECK_EQ(read_binary(want, &back), MH_OK, "read layout");
+		CHECK_EQ(back.summary.params.seed, -3, "seed read back");
+		CHECK_EQ(back.summary.distinct_shingles, uint64_t(0x0102030405060708ULL), "size read back");
+		std::vector<uint32_t> one(1);
+		MhSummary summary;
+		CHECK_EQ(mh_read_binary(want.data(), want.size(), &summary, one.data(), 1),
+		         MH_ERR_BUFFER_TOO_SMALL, "values_capacity < n");
+	}
 
-    // Round trips.
-    std::vector<Sig> sigs = {
-        build_words("The quick brown fox", 2, 128, 0),
-        build_chars("Ça va? ΣΊΣΥΦΟΣ", 3, 5, INT32_MIN),
-        build_set({"x", "y"}, 1, INT32_MAX),
-        build_set({}, 8192, -1),
-        build_words("", 64, 2, 17),
-    };
-    {
-        Sig est;
-        est.status = MH_OK;
-        est.summary.params = make_params(MH_KIND_WORDS, 64, 3, 5);
-        est.summary.flags = MH_FLAG_SIZE_ESTIMATED;
-        est.summary.distinct_shingles = UINT64_MAX;
-        est.values = {0, 0xffffffffu, 7};
-        sigs.push_back(est);
-    }
-    for (size_t i = 0; i < sigs.size(); i++) {
-        const std::string name = "signature " + std::to_string(i);
-        const std::vector<unsigned char> bytes = write_binary(sigs[i]);
-        CHECK_EQ(bytes.size(), 24 + 4 * size_t(sigs[i].summary.params.num_perm), name + " length");
-        Sig back;
-        CHECK_EQ(read_binary(bytes, &back), MH_OK, name + " reads");
-        CHECK(same_signature(back, sigs[i]), name + " binary round trip");
-        // Every truncation is rejected, one extra byte is trailing.
-        size_t truncation_failures = 0;
-        for (size_t len = 0; len < bytes.size(); len++) {
-            Sig t;
-            const std::vector<unsigned char> cut(bytes.begin(), bytes.begin() + static_cast<long>(len));
-            if (read_binary(cut, &t) != MH_PARSE_TRUNCATED) truncation_failures++;
-        }
-        CHECK_EQ(truncation_failures, size_t(0), name + ": every truncation is MH_PARSE_TRUNCATED");
-        std::vector<unsigned char> longer = bytes;
-        longer.push_back(0);
-        Sig t;
-        CHECK_EQ(read_binary(longer, &t), MH_PARSE_TRAILING, name + ": one extra byte");
-    }
+	// Round trips.
+	std::vector<Sig> sigs = {
+	    build_words("The quick brown fox", 2, 128, 0),
+	    build_chars("Ça va? ΣΊΣΥΦΟΣ", 3, 5, INT32_MIN),
+	    build_set({"x", "y"}, 1, INT32_MAX),
+	    build_set({}, 8192, -1),
+	    build_words("", 64, 2, 17),
+	};
+	{
+		Sig est;
+		est.status = MH_OK;
+		est.summary.params = make_params(MH_KIND_WORDS, 64, 3, 5);
+		est.summary.flags = MH_FLAG_SIZE_ESTIMATED;
+		est.summary.distinct_shingles = UINT64_MAX;
+		est.values = {0, 0xffffffffu, 7};
+		sigs.push_back(est);
+	}
+	for (size_t i = 0; i < sigs.size(); i++)
+	{
+		const std::string name = "signature " + std::to_string(i);
+		const std::vector<unsigned char> bytes = write_binary(sigs[i]);
+		CHECK_EQ(bytes.size(), 24 + 4 * size_t(sigs[i].summary.params.num_perm), name + " length");
+		Sig back;
+		CHECK_EQ(read_binary(bytes, &back), MH_OK, name + " reads");
+		CHECK(same_signature(back, sigs[i]), name + " binary round trip");
+		// Every truncation is rejected, one extra byte is trailing.
+		size_t truncation_failures = 0;
+		for (size_t len = 0; len < bytes.size(); len++)
+		{
+			Sig t;
+			const std::vector<unsigned char> cut(bytes.begin(),
+			                                     bytes.begin() + static_cast<long>(len));
+			if (read_binary(cut, &t) != MH_PARSE_TRUNCATED) truncation_failures++;
+		}
+		CHECK_EQ(truncation_failures, size_t(0), name + ": every truncation is MH_PARSE_TRUNCATED");
+		std::vector<unsigned char> longer = bytes;
+		longer.push_back(0);
+		Sig t;
+		CHECK_EQ(read_binary(longer, &t), MH_PARSE_TRAILING, name + ": one extra byte");
+	}
 
-    // Each header problem.
-    const std::vector<unsigned char> base = write_binary(build_words("a b c d", 2, 4, 1));
-    struct Mutation {
-        const char *name;
-        size_t at;
-        unsigned char value;
-        MhStatus status;
-    };
-    const Mutation mutations[] = {
-        {"version 0", 0, 0, MH_PARSE_UNKNOWN_VERSION},
-        {"version 2", 0, 2, MH_PARSE_UNKNOWN_VERSION},
-        {"version 255", 0, 255, MH_PARSE_UNKNOWN_VERSION},
-        {"kind 3", 1, 3, MH_ERR_KIND},
-        {"kind 255", 1, 255, MH_ERR_KIND},
-        {"kind set with k=2", 1, MH_KIND_SET, MH_ERR_SHINGLE_SIZE_RANGE},
-        {"flag 0x02", 2, 0x02, MH_PARSE_UNKNOWN_FLAGS},
-        {"flag 0x80", 2, 0x80, MH_PARSE_UNKNOWN_FLAGS},
-        {"flags 0x03", 2, 0x03, MH_PARSE_UNKNOWN_FLAGS},
-        {"reserved byte 3", 3, 1, MH_PARSE_RESERVED_NONZERO},
-        {"reserved byte 6", 6, 0x80, MH_PARSE_RESERVED_NONZERO},
-        {"reserved byte 7", 7, 1, MH_PARSE_RESERVED_NONZERO},
-        {"k = 0", 5, 0, MH_ERR_SHINGLE_SIZE_RANGE},
-        {"k = 65", 5, 65, MH_ERR_SHINGLE_SIZE_RANGE},
-        {"k = 256 + 2", 4, 1, MH_ERR_SHINGLE_SIZE_RANGE},
-        {"n = 0", 15, 0, MH_ERR_NUM_PERM_RANGE},
-        {"n huge", 12, 0x80, MH_ERR_NUM_PERM_RANGE},
-        {"n = 5 (one value short)", 15, 5, MH_PARSE_TRUNCATED},
-        {"n = 3 (one value over)", 15, 3, MH_PARSE_TRAILING},
-        {"flag 0x01 is known", 2, 0x01, MH_OK},
-    };
-    for (const Mutation &m : mutations) {
-        std::vector<unsigned char> bytes = base;
-        bytes[m.at] = m.value;
-        Sig t;
-        CHECK_EQ(read_binary(bytes, &t), m.status, m.name);
-    }
-    {
-        // n = 0 alone: a 24-byte header and nothing else.
-        std::vector<unsigned char> header(base.begin(), base.begin() + 24);
-        header[15] = 0;
-        Sig t;
-        CHECK_EQ(read_binary(header, &t), MH_ERR_NUM_PERM_RANGE, "24-byte header with n = 0");
-        header[15] = 0x01;
-        header[14] = 0x20;  // 8193
-        CHECK_EQ(read_binary(header, &t), MH_ERR_NUM_PERM_RANGE, "n = 8193");
-    }
-    {
-        // Size 0: estimated is invalid, and every value must be ffffffff.
-        Sig empty = build_words("", 2, 4, 1);
-        std::vector<unsigned char> bytes = write_binary(empty);
-        Sig t;
-        CHECK_EQ(read_binary(bytes, &t), MH_OK, "empty reads");
-        bytes[2] = MH_FLAG_SIZE_ESTIMATED;
-        CHECK_EQ(read_binary(bytes, &t), MH_PARSE_ESTIMATED_EMPTY, "estimated empty");
-        bytes[2] = 0;
-        bytes[24 + 4 * 3 + 3] = 0xFE;
-        CHECK_EQ(read_binary(bytes, &t), MH_PARSE_EMPTY_NOT_MAX, "size 0, last value not ffffffff");
-        std::vector<uint32_t> v(4);
-        CHECK_EQ(mh_read_binary(bytes.data(), bytes.size(), &t.summary, nullptr, 0), MH_OK,
-                 "first pass does not look at values");
-    }
+	// Each header problem.
+	const std::vector<unsigned char> base = write_binary(build_words("a b c d", 2, 4, 1));
+	struct Mutation
+	{
+		const char *name;
+		size_t at;
+		unsigned char value;
+		MhStatus status;
+	};
+	const Mutation mutations[] = {
+	    {"version 0", 0, 0, MH_PARSE_UNKNOWN_VERSION},
+	    {"version 2", 0, 2, MH_PARSE_UNKNOWN_VERSION},
+	    {"version 255", 0, 255, MH_PARSE_UNKNOWN_VERSION},
+	    {"kind 3", 1, 3, MH_ERR_KIND},
+	    {"kind 255", 1, 255, MH_ERR_KIND},
+	    {"kind set with k=2", 1, MH_KIND_SET, MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"flag 0x02", 2, 0x02, MH_PARSE_UNKNOWN_FLAGS},
+	    {"flag 0x80", 2, 0x80, MH_PARSE_UNKNOWN_FLAGS},
+	    {"flags 0x03", 2, 0x03, MH_PARSE_UNKNOWN_FLAGS},
+	    {"reserved byte 3", 3, 1, MH_PARSE_RESERVED_NONZERO},
+	    {"reserved byte 6", 6, 0x80, MH_PARSE_RESERVED_NONZERO},
+	    {"reserved byte 7", 7, 1, MH_PARSE_RESERVED_NONZERO},
+	    {"k = 0", 5, 0, MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"k = 65", 5, 65, MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"k = 256 + 2", 4, 1, MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"n = 0", 15, 0, MH_ERR_NUM_PERM_RANGE},
+	    {"n huge", 12, 0x80, MH_ERR_NUM_PERM_RANGE},
+	    {"n = 5 (one value short)", 15, 5, MH_PARSE_TRUNCATED},
+	    {"n = 3 (one value over)", 15, 3, MH_PARSE_TRAILING},
+	    {"flag 0x01 is known", 2, 0x01, MH_OK},
+	};
+	for (const Mutation &m : mutations)
+	{
+		std::vector<unsigned char> bytes = base;
+		bytes[m.at] = m.value;
+		Sig t;
+		CHECK_EQ(read_binary(bytes, &t), m.status, m.name);
+	}
+	{
+		// n = 0 alone: a 24-byte header and nothing else.
+		std::vector<unsigned char> header(base.begin(), base.begin() + 24);
+		header[15] = 0;
+		Sig t;
+		CHECK_EQ(read_binary(header, &t), MH_ERR_NUM_PERM_RANGE, "24-byte header with n = 0");
+		header[15] = 0x01;
+		header[14] = 0x20; // 8193
+		CHECK_EQ(read_binary(header, &t), MH_ERR_NUM_PERM_RANGE, "n = 8193");
+	}
+	{
+		// Size 0: estimated is invalid, and every value must be ffffffff.
+		Sig empty = build_words("", 2, 4, 1);
+		std::vector<unsigned char> bytes = write_binary(empty);
+		Sig t;
+		CHECK_EQ(read_binary(bytes, &t), MH_OK, "empty reads");
+		bytes[2] = MH_FLAG_SIZE_ESTIMATED;
+		CHECK_EQ(read_binary(bytes, &t), MH_PARSE_ESTIMATED_EMPTY, "estimated empty");
+		bytes[2] = 0;
+		bytes[24 + 4 * 3 + 3] = 0xFE;
+		CHECK_EQ(read_binary(bytes, &t), MH_PARSE_EMPTY_NOT_MAX, "size 0, last value not ffffffff");
+		std::vector<uint32_t> v(4);
+		CHECK_EQ(mh_read_binary(bytes.data(), bytes.size(), &t.summary, nullptr, 0), MH_OK,
+		         "first pass does not look at values");
+	}
 
-    // Fuzz: random buffers (biased towards plausible headers) never crash,
-    // and whatever is accepted re-serializes to the same bytes, and round
-    // trips through the text form.
-    std::mt19937_64 rng(2718);
-    size_t accepted = 0, mismatches = 0, text_mismatches = 0, status_changes = 0;
-    for (int iter = 0; iter < 200000; iter++) {
-        size_t length = rng() % 72;
-        std::vector<unsigned char> bytes(64 + 24);
-        for (auto &b : bytes) b = static_cast<unsigned char>(rng());
-        if (rng() % 4 != 0) {
-            bytes[0] = 1;
-            if (rng() % 4 != 0) bytes[3] = bytes[6] = bytes[7] = 0;
-            if (rng() % 4 != 0) bytes[2] &= 1;
-            if (rng() % 4 != 0) bytes[1] = static_cast<unsigned char>(rng() % 4);
-            if (rng() % 4 != 0) bytes[4] = 0, bytes[5] = static_cast<unsigned char>(rng() % 70);
-            if (rng() % 4 != 0) {
-                bytes[12] = bytes[13] = bytes[14] = 0;
-                bytes[15] = static_cast<unsigned char>(rng() % 17);
-                length = 24 + 4 * bytes[15];
-                if (rng() % 8 == 0) length = rng() % 2 ? length + 1 : length - 1;
-            }
-            if (rng() % 8 == 0)
-                for (int k = 16; k < 24; k++) bytes[k] = 0;
-            if (rng() % 8 == 0)
-                for (size_t k = 24; k < bytes.size(); k++) bytes[k] = 0xFF;
-        }
-        bytes.resize(std::min(length, bytes.size()));
-        Sig t;
-        const MhStatus first =
-            bytes.empty() ? mh_read_binary(nullptr, 0, &t.summary, nullptr, 0)
-                          : mh_read_binary(bytes.data(), bytes.size(), &t.summary, nullptr, 0);
-        const MhStatus st = read_binary(bytes, &t);
-        if (first != st && !(first == MH_OK && st == MH_PARSE_EMPTY_NOT_MAX)) status_changes++;
-        if (st != MH_OK) continue;
-        accepted++;
-        if (write_binary(t) != bytes) mismatches++;
-        Sig back;
-        size_t offset;
-        if (parse_text(format_text(t.summary, t.values), &back, &offset) != MH_OK ||
-            !same_signature(back, t))
-            text_mismatches++;
-    }
-    CHECK(accepted > 1000, "fuzz accepted some buffers (" + std::to_string(accepted) + ")");
-    CHECK_EQ(mismatches, size_t(0), "accepted random buffers re-serialize identically");
-    CHECK_EQ(text_mismatches, size_t(0), "accepted random buffers round trip through text");
-    CHECK_EQ(status_changes, size_t(0), "the two passes agree on the status");
+	// Fuzz: random buffers (biased towards plausible headers) never crash,
+	// and whatever is accepted re-serializes to the same bytes, and round
+	// trips through the text form.
+	std::mt19937_64 rng(2718);
+	size_t accepted = 0, mismatches = 0, text_mismatches = 0, status_changes = 0;
+	for (int iter = 0; iter < 200000; iter++)
+	{
+		size_t length = rng() % 72;
+		std::vector<unsigned char> bytes(64 + 24);
+		for (auto &b : bytes) b = static_cast<unsigned char>(rng());
+		if (rng() % 4 != 0)
+		{
+			bytes[0] = 1;
+			if (rng() % 4 != 0) bytes[3] = bytes[6] = bytes[7] = 0;
+			if (rng() % 4 != 0) bytes[2] &= 1;
+			if (rng() % 4 != 0) bytes[1] = static_cast<unsigned char>(rng() % 4);
+			if (rng() % 4 != 0) bytes[4] = 0, bytes[5] = static_cast<unsigned char>(rng() % 70);
+			if (rng() % 4 != 0)
+			{
+				bytes[12] = bytes[13] = bytes[14] = 0;
+				bytes[15] = static_cast<unsigned char>(rng() % 17);
+				length = 24 + 4 * bytes[15];
+				if (rng() % 8 == 0) length = rng() % 2 ? length + 1 : length - 1;
+			}
+			if (rng() % 8 == 0)
+				for (int k = 16; k < 24; k++) bytes[k] = 0;
+			if (rng() % 8 == 0)
+				for (size_t k = 24; k < bytes.size(); k++) bytes[k] = 0xFF;
+		}
+		bytes.resize(std::min(length, bytes.size()));
+		Sig t;
+		const MhStatus first =
+		    bytes.empty() ? mh_read_binary(nullptr, 0, &t.summary, nullptr, 0)
+		                  : mh_read_binary(bytes.data(), bytes.size(), &t.summary, nullptr, 0);
+		const MhStatus st = read_binary(bytes, &t);
+		if (first != st && !(first == MH_OK && st == MH_PARSE_EMPTY_NOT_MAX)) status_changes++;
+		if (st != MH_OK) continue;
+		accepted++;
+		if (write_binary(t) != bytes) mismatches++;
+		Sig back;
+		size_t offset;
+		if (parse_text(format_text(t.summary, t.values), &back, &offset) != MH_OK ||
+		    !same_signature(back, t))
+			text_mismatches++;
+	}
+	CHECK(accepted > 1000, "fuzz accepted some buffers (" + std::to_string(accepted) + ")");
+	CHECK_EQ(mismatches, size_t(0), "accepted random buffers re-serialize identically");
+	CHECK_EQ(text_mismatches, size_t(0), "accepted random buffers round trip through text");
+	CHECK_EQ(status_changes, size_t(0), "the two passes agree on the status");
 
-    // Bit flips of valid buffers: every single bit, then random multi-bit flips.
-    for (const Sig &s : {sigs[0], sigs[4], sigs[5]}) {
-        const std::vector<unsigned char> good = write_binary(s);
-        size_t flip_mismatches = 0, flip_accepted = 0;
-        for (size_t bit = 0; bit < good.size() * 8; bit++) {
-            std::vector<unsigned char> bytes = good;
-            bytes[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
-            Sig t;
-            if (read_binary(bytes, &t) != MH_OK) continue;
-            flip_accepted++;
-            if (write_binary(t) != bytes) flip_mismatches++;
-        }
-        for (int iter = 0; iter < 5000; iter++) {
-            std::vector<unsigned char> bytes = good;
-            for (int f = 0; f < 1 + static_cast<int>(rng() % 4); f++)
-                bytes[rng() % bytes.size()] ^= static_cast<unsigned char>(1u << (rng() % 8));
-            Sig t;
-            if (read_binary(bytes, &t) != MH_OK) continue;
-            if (write_binary(t) != bytes) flip_mismatches++;
-        }
-        CHECK(flip_accepted > 0, "some bit flips are valid signatures");
-        CHECK_EQ(flip_mismatches, size_t(0), "bit-flipped buffers that parse re-serialize identically");
-    }
+	// Bit flips of valid buffers: every single bit, then random multi-bit flips.
+	for (const Sig &s : {sigs[0], sigs[4], sigs[5]})
+	{
+		const std::vector<unsigned char> good = write_binary(s);
+		size_t flip_mismatches = 0, flip_accepted = 0;
+		for (size_t bit = 0; bit < good.size() * 8; bit++)
+		{
+			std::vector<unsigned char> bytes = good;
+			bytes[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
+			Sig t;
+			if (read_binary(bytes, &t) != MH_OK) continue;
+			flip_accepted++;
+			if (write_binary(t) != bytes) flip_mismatches++;
+		}
+		for (int iter = 0; iter < 5000; iter++)
+		{
+			std::vector<unsigned char> bytes = good;
+			for (int f = 0; f < 1 + static_cast<int>(rng() % 4); f++)
+				bytes[rng() % bytes.size()] ^= static_cast<unsigned char>(1u << (rng() % 8));
+			Sig t;
+			if (read_binary(bytes, &t) != MH_OK) continue;
+			if (write_binary(t) != bytes) flip_mismatches++;
+		}
+		CHECK(flip_accepted > 0, "some bit flips are valid signatures");
+		CHECK_EQ(flip_mismatches, size_t(0),
+		         "bit-flipped buffers that parse re-serialize identically");
+	}
 }
 
 // Mutations of valid text literals: never crash, error_offset within the
 // text, and anything accepted is the canonical spelling of what it parsed to.
-void test_text_fuzz() {
-    g_section = "text fuzz";
-    const std::vector<std::string> seeds = {
-        format_text(build_words("The quick brown fox", 2, 6, 0).summary,
-                    build_words("The quick brown fox", 2, 6, 0).values),
-        "v1:chars:k=64:seed=-2147483648:size~18446744073709551615:n=1:00000000",
-        "v1:set:seed=-1:size=0:n=2:ffffffffffffffff",
-        "v1:words:k=5:seed=2147483647:size=1:n=2:0000000100000002",
-    };
-    const std::string alphabet = "0123456789abcdefABCDEF:=~-+vwordschaset kn\xff\x80\x01";
-    std::mt19937_64 rng(31415);
-    size_t accepted = 0, non_canonical = 0, bad_offsets = 0;
-    for (int iter = 0; iter < 60000; iter++) {
-        std::string s = seeds[rng() % seeds.size()];
-        const int edits = 1 + static_cast<int>(rng() % 3);
-        for (int e = 0; e < edits && !s.empty(); e++) {
-            const size_t at = rng() % s.size();
-            const char c = alphabet[rng() % alphabet.size()];
-            switch (rng() % 5) {
-                case 0: s[at] = c; break;
-                case 1: s.erase(at, 1); break;
-                case 2: s.insert(s.begin() + static_cast<long>(at), c); break;
-                case 3: s.resize(at); break;
-                default: s.insert(at, s.substr(rng() % s.size(), rng() % 12)); break;
-            }
-        }
-        Sig t;
-        size_t offset = SIZE_MAX;
-        const MhStatus st = parse_text(s, &t, &offset);
-        if (st != MH_OK) {
-            if (offset > s.size()) bad_offsets++;
-            continue;
-        }
-        accepted++;
-        if (format_text(t.summary, t.values) != s) non_canonical++;
-    }
-    CHECK(accepted > 100, "text fuzz accepted some literals (" + std::to_string(accepted) + ")");
-    CHECK_EQ(non_canonical, size_t(0), "every accepted literal is canonical");
-    CHECK_EQ(bad_offsets, size_t(0), "error_offset within the literal");
+void test_text_fuzz()
+{
+	g_section = "text fuzz";
+	const std::vector<std::string> seeds = {
+	    format_text(build_words("The quick brown fox", 2, 6, 0).summary,
+	                build_words("The quick brown fox", 2, 6, 0).values),
+	    "v1:chars:k=64:seed=-2147483648:size~18446744073709551615:n=1:00000000",
+	    "v1:set:seed=-1:size=0:n=2:ffffffffffffffff",
+	    "v1:words:k=5:seed=2147483647:size=1:n=2:0000000100000002",
+	};
+	const std::string alphabet = "0123456789abcdefABCDEF:=~-+vwordschaset kn\xff\x80\x01";
+	std::mt19937_64 rng(31415);
+	size_t accepted = 0, non_canonical = 0, bad_offsets = 0;
+	for (int iter = 0; iter < 60000; iter++)
+	{
+		std::string s = seeds[rng() % seeds.size()];
+		const int edits = 1 + static_cast<int>(rng() % 3);
+		for (int e = 0; e < edits && !s.empty(); e++)
+		{
+			const size_t at = rng() % s.size();
+			const char c = alphabet[rng() % alphabet.size()];
+			switch (rng() % 5)
+			{
+				case 0:
+					s[at] = c;
+					break;
+				case 1:
+					s.erase(at, 1);
+					break;
+				case 2:
+					s.insert(s.begin() + static_cast<long>(at), c);
+					break;
+				case 3:
+					s.resize(at);
+					break;
+				default:
+					s.insert(at, s.substr(rng() % s.size(), rng() % 12));
+					break;
+			}
+		}
+		Sig t;
+		size_t offset = SIZE_MAX;
+		const MhStatus st = parse_text(s, &t, &offset);
+		if (st != MH_OK)
+		{
+			if (offset > s.size()) bad_offsets++;
+			continue;
+		}
+		accepted++;
+		if (format_text(t.summary, t.values) != s) non_canonical++;
+	}
+	CHECK(accepted > 100, "text fuzz accepted some literals (" + std::to_string(accepted) + ")");
+	CHECK_EQ(non_canonical, size_t(0), "every accepted literal is canonical");
+	CHECK_EQ(bad_offsets, size_t(0), "error_offset within the literal");
 }
 
 // ---------------------------------------------------------------------------
 // 9. Parameters and the builder API
 // ---------------------------------------------------------------------------
 
-void test_params_and_api() {
-    g_section = "params";
-    struct ParamCase {
-        const char *name;
-        MhParams params;
-        MhStatus status;
-    };
-    const ParamCase cases[] = {
-        {"words ok", make_params(MH_KIND_WORDS, 5, 128, 0), MH_OK},
-        {"n = 1", make_params(MH_KIND_WORDS, 1, 1, 0), MH_OK},
-        {"n = 8192, k = 64", make_params(MH_KIND_CHARS, 64, 8192, -1), MH_OK},
-        {"set ok", make_params(MH_KIND_SET, 0, 16, 0), MH_OK},
-        {"n = 0", make_params(MH_KIND_WORDS, 5, 0, 0), MH_ERR_NUM_PERM_RANGE},
-        {"n = 8193", make_params(MH_KIND_WORDS, 5, 8193, 0), MH_ERR_NUM_PERM_RANGE},
-        {"n = UINT32_MAX", make_params(MH_KIND_SET, 0, UINT32_MAX, 0), MH_ERR_NUM_PERM_RANGE},
-        {"words k = 0", make_params(MH_KIND_WORDS, 0, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
-        {"chars k = 65", make_params(MH_KIND_CHARS, 65, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
-        {"chars k = 65535", make_params(MH_KIND_CHARS, 65535, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
-        {"set k = 1", make_params(MH_KIND_SET, 1, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
-        {"kind 3", make_params(3, 5, 16, 0), MH_ERR_KIND},
-        {"kind 255", make_params(255, 0, 16, 0), MH_ERR_KIND},
-    };
-    for (const ParamCase &c : cases) {
-        CHECK_EQ(mh_check_params(&c.params), c.status, std::string("mh_check_params ") + c.name);
-        const size_t size = mh_builder_size(&c.params, 1000);
-        if (c.status == MH_OK) {
-            CHECK(size > 0, std::string("mh_builder_size > 0: ") + c.name);
-            CHECK_EQ(size % 8, size_t(0), std::string("builder size is a multiple of 8: ") + c.name);
-        } else {
-            CHECK_EQ(size, size_t(0), std::string("mh_builder_size = 0: ") + c.name);
-            std::vector<uint64_t> memory(4096);
-            CHECK_EQ(mh_builder_init(memory.data(), memory.size() * 8, &c.params, 1000), c.status,
-                     std::string("mh_builder_init status: ") + c.name);
-        }
-    }
-    CHECK_EQ(mh_check_params(nullptr), MH_ERR_INTERNAL, "mh_check_params(NULL)");
-    CHECK_EQ(mh_builder_size(nullptr, 10), size_t(0), "mh_builder_size(NULL)");
+void test_params_and_api()
+{
+	g_section = "params";
+	struct ParamCase
+	{
+		const char *name;
+		MhParams params;
+		MhStatus status;
+	};
+	const ParamCase cases[] = {
+	    {"words ok", make_params(MH_KIND_WORDS, 5, 128, 0), MH_OK},
+	    {"n = 1", make_params(MH_KIND_WORDS, 1, 1, 0), MH_OK},
+	    {"n = 8192, k = 64", make_params(MH_KIND_CHARS, 64, 8192, -1), MH_OK},
+	    {"set ok", make_params(MH_KIND_SET, 0, 16, 0), MH_OK},
+	    {"n = 0", make_params(MH_KIND_WORDS, 5, 0, 0), MH_ERR_NUM_PERM_RANGE},
+	    {"n = 8193", make_params(MH_KIND_WORDS, 5, 8193, 0), MH_ERR_NUM_PERM_RANGE},
+	    {"n = UINT32_MAX", make_params(MH_KIND_SET, 0, UINT32_MAX, 0), MH_ERR_NUM_PERM_RANGE},
+	    {"words k = 0", make_params(MH_KIND_WORDS, 0, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"chars k = 65", make_params(MH_KIND_CHARS, 65, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"chars k = 65535", make_params(MH_KIND_CHARS, 65535, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"set k = 1", make_params(MH_KIND_SET, 1, 16, 0), MH_ERR_SHINGLE_SIZE_RANGE},
+	    {"kind 3", make_params(3, 5, 16, 0), MH_ERR_KIND},
+	    {"kind 255", make_params(255, 0, 16, 0), MH_ERR_KIND},
+	};
+	for (const ParamCase &c : cases)
+	{
+		CHECK_EQ(mh_check_params(&c.params), c.status, std::string("mh_check_params ") + c.name);
+		const size_t size = mh_builder_size(&c.params, 1000);
+		if (c.status == MH_OK)
+		{
+			CHECK(size > 0, std::string("mh_builder_size > 0: ") + c.name);
+			CHECK_EQ(size % 8, size_t(0),
+			         std::string("builder size is a multiple of 8: ") + c.name);
+		}
+		else
+		{
+			CHECK_EQ(size, size_t(0), std::string("mh_builder_size = 0: ") + c.name);
+			std::vector<uint64_t> memory(4096);
+			CHECK_EQ(mh_builder_init(memory.data(), memory.size() * 8, &c.params, 1000), c.status,
+			         std::string("mh_builder_init status: ") + c.name);
+		}
+	}
+	CHECK_EQ(mh_check_params(nullptr), MH_ERR_INTERNAL, "mh_check_params(NULL)");
+	CHECK_EQ(mh_builder_size(nullptr, 10), size_t(0), "mh_builder_size(NULL)");
 
-    // Sizes grow with n and with max_elements (up to the counter's cap).
-    {
-        const MhParams p = make_params(MH_KIND_WORDS, 5, 128, 0);
-        const MhParams q = make_params(MH_KIND_WORDS, 5, 256, 0);
-        CHECK(mh_builder_size(&q, 10) > mh_builder_size(&p, 10), "size grows with n");
-        CHECK(mh_builder_size(&p, 100000) > mh_builder_size(&p, 10), "size grows with max_elements");
-        CHECK_EQ(mh_builder_size(&p, UINT64_MAX), mh_builder_size(&p, uint64_t(1) << 40),
-                 "size is capped");
-        CHECK(mh_builder_size(&p, UINT64_MAX) < (size_t(64) << 20), "capped size is modest");
-    }
+	// Sizes grow with n and with max_elements (up to the counter's cap).
+	{
+		const MhParams p = make_params(MH_KIND_WORDS, 5, 128, 0);
+		const MhParams q = make_params(MH_KIND_WORDS, 5, 256, 0);
+		CHECK(mh_builder_size(&q, 10) > mh_builder_size(&p, 10), "size grows with n");
+		CHECK(mh_builder_size(&p, 100000) > mh_builder_size(&p, 10),
+		      "size grows with max_elements");
+		CHECK_EQ(mh_builder_size(&p, UINT64_MAX), mh_builder_size(&p, uint64_t(1) << 40),
+		         "size is capped");
+		CHECK(mh_builder_size(&p, UINT64_MAX) < (size_t(64) << 20), "capped size is modest");
+	}
 
-    g_section = "builder API";
-    const MhParams p = make_params(MH_KIND_WORDS, 2, 16, 0);
-    const size_t size = mh_builder_size(&p, 100);
-    {
-        std::vector<uint64_t> memory(size / 8);
-        CHECK_EQ(mh_builder_init(memory.data(), size - 1, &p, 100), MH_ERR_BUFFER_TOO_SMALL,
-                 "one byte too small");
-        CHECK_EQ(mh_builder_init(memory.data(), 0, &p, 100), MH_ERR_BUFFER_TOO_SMALL, "size 0");
-        CHECK_EQ(mh_builder_init(nullptr, size, &p, 100), MH_ERR_BUFFER_TOO_SMALL, "NULL buffer");
-        // Sized for more elements than the buffer was made for.
-        CHECK_EQ(mh_builder_init(memory.data(), size, &p, 100000), MH_ERR_BUFFER_TOO_SMALL,
-                 "buffer too small for max_elements");
-        CHECK_EQ(mh_builder_init(memory.data(), size, &p, 100), MH_OK, "exact size");
-    }
-    // Builders work at any 8-byte alignment (the XXH3 state is aligned inside).
-    {
-        std::string text(3000, 'z');
-        text += " and more words here";
-        Sig first;
-        for (size_t offset_slots = 0; offset_slots < 8; offset_slots++) {
-            Builder b(p, text.size(), offset_slots);
-            CHECK_EQ(b.init_status, MH_OK, "init at slot offset " + std::to_string(offset_slots));
-            CHECK_EQ(feed_all(b.state, text, 64), MH_OK, "feed at slot offset " + std::to_string(offset_slots));
-            const Sig s = b.finish();
-            if (offset_slots == 0)
-                first = s;
-            else
-                CHECK(same_signature(s, first), "same signature at slot offset " + std::to_string(offset_slots));
-        }
-    }
-    // Wrong kinds, finished or foreign builders.
-    {
-        Builder words(p, 100);
-        CHECK_EQ(mh_builder_add_element(words.state, "x", 1), MH_ERR_KIND, "add_element on a words builder");
-        Builder set(make_params(MH_KIND_SET, 0, 16, 0), 100);
-        size_t position = 0;
-        CHECK_EQ(mh_builder_feed_text(set.state, "x y", 3, &position, 1), MH_ERR_KIND,
-                 "feed_text on a set builder");
-        position = 4;
-        CHECK_EQ(mh_builder_feed_text(words.state, "x y", 3, &position, 1), MH_ERR_INTERNAL,
-                 "position past the end");
-        CHECK_EQ(mh_builder_feed_text(words.state, "x y", 3, nullptr, 1), MH_ERR_INTERNAL,
-                 "NULL position");
-        MhSummary summary;
-        CHECK_EQ(mh_builder_finish(words.state, &summary, nullptr), MH_ERR_INTERNAL, "finish into NULL");
-        position = 0;
-        CHECK_EQ(feed_all(words.state, "x", 1), MH_OK, "feed one word (shorter than k)");
-        const Sig done = words.finish();
-        CHECK_EQ(done.status, MH_OK, "finish");
-        // Finishing is repeatable (the glue reads mh_builder_collected after
-        // it) and gives the same signature, even for a document shorter
-        // than one shingle.
-        CHECK(same_signature(words.finish(), done), "finish twice gives the same signature");
-        CHECK(same_signature(done, build_text(p, "x")), "short document signature");
-        CHECK_EQ(mh_builder_add_element(set.state, "x", 1), MH_OK, "add_element on a set builder");
-        std::vector<uint64_t> zeros(size / 8, 0);
-        position = 0;
-        CHECK_EQ(mh_builder_feed_text(zeros.data(), "x", 1, &position, 1), MH_ERR_INTERNAL,
-                 "uninitialized builder");
-        CHECK_EQ(mh_builder_feed_text(nullptr, "x", 1, &position, 1), MH_ERR_INTERNAL, "NULL builder");
-        CHECK_EQ(mh_builder_add_element(nullptr, "x", 1), MH_ERR_INTERNAL, "add to NULL builder");
-        CHECK_EQ(mh_builder_finish(nullptr, &summary, nullptr), MH_ERR_INTERNAL, "finish NULL builder");
-    }
-    // A fresh init resets a used buffer completely.
-    {
-        Builder b(p, 1000);
-        CHECK_EQ(feed_all(b.state, "some words that will be forgotten", 5), MH_OK, "feed");
-        CHECK_EQ(mh_builder_init(b.state, mh_builder_size(&p, 1000), &p, 1000), MH_OK, "re-init");
-        CHECK_EQ(feed_all(b.state, "a b c", 5), MH_OK, "feed after re-init");
-        const Sig s = b.finish();
-        CHECK(same_signature(s, build_text(p, "a b c")), "re-initialized builder starts afresh");
-    }
+	g_section = "builder API";
+	const MhParams p = make_params(MH_KIND_WORDS, 2, 16, 0);
+	const size_t size = mh_builder_size(&p, 100);
+	{
+		std::vector<uint64_t> memory(size / 8);
+		CHECK_EQ(mh_builder_init(memory.data(), size - 1, &p, 100), MH_ERR_BUFFER_TOO_SMALL,
+		         "one byte too small");
+		CHECK_EQ(mh_builder_init(memory.data(), 0, &p, 100), MH_ERR_BUFFER_TOO_SMALL, "size 0");
+		CHECK_EQ(mh_builder_init(nullptr, size, &p, 100), MH_ERR_BUFFER_TOO_SMALL, "NULL buffer");
+		// Sized for more elements than the buffer was made for.
+		CHECK_EQ(mh_builder_init(memory.data(), size, &p, 100000), MH_ERR_BUFFER_TOO_SMALL,
+		         "buffer too small for max_elements");
+		CHECK_EQ(mh_builder_init(memory.data(), size, &p, 100), MH_OK, "exact size");
+	}
+	// Builders work at any 8-byte alignment (the XXH3 state is aligned inside).
+	{
+		std::string text(3000, 'z');
+		text += " and more words here";
+		Sig first;
+		for (size_t offset_slots = 0; offset_slots < 8; offset_slots++)
+		{
+			Builder b(p, text.size(), offset_slots);
+			CHECK_EQ(b.init_status, MH_OK, "init at slot offset " + std::to_string(offset_slots));
+			CHECK_EQ(feed_all(b.state, text, 64), MH_OK,
+			         "feed at slot offset " + std::to_string(offset_slots));
+			const Sig s = b.finish();
+			if (offset_slots == 0)
+				first = s;
+			else
+				CHECK(same_signature(s, first),
+				      "same signature at slot offset " + std::to_string(offset_slots));
+		}
+	}
+	// Wrong kinds, finished or foreign builders.
+	{
+		Builder words(p, 100);
+		CHECK_EQ(mh_builder_add_element(words.state, "x", 1), MH_ERR_KIND,
+		         "add_element on a words builder");
+		Builder set(make_params(MH_KIND_SET, 0, 16, 0), 100);
+		size_t position = 0;
+		CHECK_EQ(mh_builder_feed_text(set.state, "x y", 3, &position, 1), MH_ERR_KIND,
+		         "feed_text on a set builder");
+		position = 4;
+		CHECK_EQ(mh_builder_feed_text(words.state, "x y", 3, &position, 1), MH_ERR_INTERNAL,
+		         "position past the end");
+		CHECK_EQ(mh_builder_feed_text(words.state, "x y", 3, nullptr, 1), MH_ERR_INTERNAL,
+		         "NULL position");
+		MhSummary summary;
+		CHECK_EQ(mh_builder_finish(words.state, &summary, nullptr), MH_ERR_INTERNAL,
+		         "finish into NULL");
+		position = 0;
+		CHECK_EQ(feed_all(words.state, "x", 1), MH_OK, "feed one word (shorter than k)");
+		const Sig done = words.finish();
+		CHECK_EQ(done.status, MH_OK, "finish");
+		// Finishing is repeatable (the glue reads mh_builder_collected after
+		// it) and gives the same signature, even for a document shorter
+		// than one shingle.
+		CHECK(same_signature(words.finish(), done), "finish twice gives the same signature");
+		CHECK(same_signature(done, build_text(p, "x")), "short document signature");
+		CHECK_EQ(mh_builder_add_element(set.state, "x", 1), MH_OK, "add_element on a set builder");
+		std::vector<uint64_t> zeros(size / 8, 0);
+		position = 0;
+		CHECK_EQ(mh_builder_feed_text(zeros.data(), "x", 1, &position, 1), MH_ERR_INTERNAL,
+		         "uninitialized builder");
+		CHECK_EQ(mh_builder_feed_text(nullptr, "x", 1, &position, 1), MH_ERR_INTERNAL,
+		         "NULL builder");
+		CHECK_EQ(mh_builder_add_element(nullptr, "x", 1), MH_ERR_INTERNAL, "add to NULL builder");
+		CHECK_EQ(mh_builder_finish(nullptr, &summary, nullptr), MH_ERR_INTERNAL,
+		         "finish NULL builder");
+	}
+	// A fresh init resets a used buffer completely.
+	{
+		Builder b(p, 1000);
+		CHECK_EQ(feed_all(b.state, "some words that will be forgotten", 5), MH_OK, "feed");
+		CHECK_EQ(mh_builder_init(b.state, mh_builder_size(&p, 1000), &p, 1000), MH_OK, "re-init");
+		CHECK_EQ(feed_all(b.state, "a b c", 5), MH_OK, "feed after re-init");
+		const Sig s = b.finish();
+		CHECK(same_signature(s, build_text(p, "a b c")), "re-initialized builder starts afresh");
+	}
 
-    // Params matching and kind names.
-    {
-        const MhParams a = make_params(MH_KIND_WORDS, 5, 128, 0);
-        MhParams b = a;
-        CHECK_EQ(mh_params_match(&a, &b), MH_OK, "equal params match");
-        b.num_perm = 64;
-        CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "num_perm differs");
-        b = a, b.kind = MH_KIND_CHARS;
-        CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "kind differs");
-        b = a, b.shingle_size = 4;
-        CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "shingle size differs");
-        b = a, b.seed = -1;
-        CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "seed differs");
-        CHECK_EQ(std::string(mh_kind_name(MH_KIND_WORDS)), std::string("words"), "kind name words");
-        CHECK_EQ(std::string(mh_kind_name(MH_KIND_CHARS)), std::string("chars"), "kind name chars");
-        CHECK_EQ(std::string(mh_kind_name(MH_KIND_SET)), std::string("set"), "kind name set");
-        CHECK_EQ(std::string(mh_kind_name(3)), std::string("unknown"), "kind name 3");
-    }
+	// Params matching and kind names.
+	{
+		const MhParams a = make_params(MH_KIND_WORDS, 5, 128, 0);
+		MhParams b = a;
+		CHECK_EQ(mh_params_match(&a, &b), MH_OK, "equal params match");
+		b.num_perm = 64;
+		CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "num_perm differs");
+		b = a, b.kind = MH_KIND_CHARS;
+		CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "kind differs");
+		b = a, b.shingle_size = 4;
+		CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "shingle size differs");
+		b = a, b.seed = -1;
+		CHECK_EQ(mh_params_match(&a, &b), MH_ERR_PARAMS_MISMATCH, "seed differs");
+		CHECK_EQ(std::string(mh_kind_name(MH_KIND_WORDS)), std::string("words"), "kind name words");
+		CHECK_EQ(std::string(mh_kind_name(MH_KIND_CHARS)), std::string("chars"), "kind name chars");
+		CHECK_EQ(std::string(mh_kind_name(MH_KIND_SET)), std::string("set"), "kind name set");
+		CHECK_EQ(std::string(mh_kind_name(3)), std::string("unknown"), "kind name 3");
+	}
 }
 
-}  // namespace
+} // namespace
 
-int main() {
-    const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
-    const auto start = std::chrono::steady_clock::now();
-    auto lap = start;
-    auto run = [&](void (*test)(), const char *name) {
-        test();
-        const auto now = std::chrono::steady_clock::now();
-        if (timing) std::printf("(%s: %.2f s)\n", name, std::chrono::duration<double>(now - lap).count());
-        lap = now;
-    };
-    run(test_tokenizer_functions, "tokenizer functions");
-    run(test_tokenizer_cases, "tokenizer cases");
-    run(test_long_words, "long words");
-    run(test_piece_feeding, "piece feeding");
-    run(test_tokens_and_collect, "tokens and collect");
-    run(test_reference_and_golden, "reference and golden");
-    run(test_distinct_counter, "distinct counter");
-    run(test_seeds, "seeds");
-    run(test_resemblance, "resemblance");
-    run(test_text_form, "text form");
-    run(test_text_fuzz, "text fuzz");
-    run(test_binary_form, "binary form");
-    run(test_params_and_api, "params and API");
-    if (timing)
-        std::printf("(total %.2f s)\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    std::printf("core: %d passed, %d failed\n", g_passed, g_failed);
-    return g_failed > 0 ? 1 : 0;
+int main()
+{
+	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
+	const auto start = std::chrono::steady_clock::now();
+	auto lap = start;
+	auto run = [&](void (*test)(), const char *name)
+	{
+		test();
+		const auto now = std::chrono::steady_clock::now();
+		if (timing)
+			std::printf("(%s: %.2f s)\n", name, std::chrono::duration<double>(now - lap).count());
+		lap = now;
+	};
+	run(test_tokenizer_functions, "tokenizer functions");
+	run(test_tokenizer_cases, "tokenizer cases");
+	run(test_long_words, "long words");
+	run(test_piece_feeding, "piece feeding");
+	run(test_tokens_and_collect, "tokens and collect");
+	run(test_reference_and_golden, "reference and golden");
+	run(test_distinct_counter, "distinct counter");
+	run(test_seeds, "seeds");
+	run(test_resemblance, "resemblance");
+	run(test_text_form, "text form");
+	run(test_text_fuzz, "text fuzz");
+	run(test_binary_form, "binary form");
+	run(test_params_and_api, "params and API");
+	if (timing)
+		std::printf(
+		    "(total %.2f s)\n",
+		    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+	std::printf("core: %d passed, %d failed\n", g_passed, g_failed);
+	return g_failed > 0 ? 1 : 0;
 }
