@@ -11,6 +11,7 @@ CORE_OBJS = \
 	src/core/compare.o \
 	src/core/distinct_counter.o \
 	src/core/hash_family.o \
+	src/core/lsh.o \
 	src/core/params.o \
 	src/core/signature_binary.o \
 	src/core/signature_text.o \
@@ -21,14 +22,17 @@ CORE_OBJS = \
 GLUE_OBJS = \
 	src/minhash_build.o \
 	src/minhash_compare.o \
+	src/minhash_gin.o \
 	src/minhash_guc.o \
+	src/minhash_lsh.o \
 	src/minhash_io.o \
 	src/minhash_ops.o \
+	src/minhash_query.o \
 	src/minhash_type.o
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare mismatch opclass
+REGRESS = setup io build tokenizer compare mismatch opclass lsh
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17

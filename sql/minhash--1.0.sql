@@ -132,11 +132,6 @@ CREATE FUNCTION resemblance(a minhash, b minhash) RETURNS double precision
 
 COMMENT ON FUNCTION resemblance(minhash, minhash) IS 'estimated resemblance (Jaccard index of the shingle sets): the fraction of agreeing hash values';
 
-CREATE FUNCTION resembles(a minhash, b minhash, threshold double precision) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'minhash_resembles' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query';
-
 CREATE FUNCTION containment(a minhash, b minhash) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'minhash_containment' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
@@ -172,6 +167,111 @@ CREATE OPERATOR <%> (
 );
 
 COMMENT ON OPERATOR <%>(minhash, minhash) IS 'estimated Jaccard distance: 1 - resemblance';
+
+-------------------------------------------------------------------------------
+-- The per-query threshold: a signature with the threshold it asks for
+-------------------------------------------------------------------------------
+
+CREATE TYPE minhash_query;
+
+CREATE FUNCTION minhash_query_in(cstring) RETURNS minhash_query
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_query_out(minhash_query) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE minhash_query (
+	INPUT = minhash_query_in,
+	OUTPUT = minhash_query_out,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external
+);
+
+COMMENT ON FUNCTION minhash_query_in(cstring) IS 'text input of a minhash_query: threshold:signature';
+COMMENT ON FUNCTION minhash_query_out(minhash_query) IS 'text output of a minhash_query: threshold:signature';
+COMMENT ON TYPE minhash_query IS 'a signature and the resemblance threshold a query asks for: the right operand of %>';
+
+CREATE FUNCTION minhash_query(sig minhash, threshold double precision) RETURNS minhash_query
+	AS 'MODULE_PATHNAME', 'minhash_query_make' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_query(minhash, double precision) IS 'a near-duplicate query: signature and threshold, for the %> operator';
+
+CREATE FUNCTION minhash_query_match(minhash, minhash_query) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_query_match(minhash, minhash_query) IS 'true when the estimated resemblance is at least the query''s threshold';
+
+CREATE OPERATOR %> (
+	LEFTARG = minhash,
+	RIGHTARG = minhash_query,
+	FUNCTION = minhash_query_match,
+	RESTRICT = matchingsel,
+	JOIN = matchingjoinsel
+);
+
+COMMENT ON OPERATOR %>(minhash, minhash_query) IS 'is a near-duplicate at the query''s own threshold';
+
+-- Written in SQL so that the planner inlines it into the indexable operator.
+CREATE FUNCTION resembles(a minhash, b minhash, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%>) @extschema@.minhash_query(b, threshold) $$;
+
+COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query';
+
+-------------------------------------------------------------------------------
+-- LSH banding and the GIN index
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION minhash_bands(sig minhash, bands integer, rows integer) RETURNS bigint[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_bands(minhash, integer, integer) IS 'LSH band keys: one 64-bit hash per band of rows hash values, the band number mixed in';
+
+CREATE FUNCTION lsh_probability(similarity double precision, bands integer, rows integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_lsh_probability' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION lsh_probability(double precision, integer, integer) IS 'probability that a pair of the given resemblance shares a band: 1 - (1 - s^rows)^bands';
+
+CREATE FUNCTION lsh_params(threshold double precision, num_perm integer,
+						   false_positive_weight double precision DEFAULT 0.5,
+						   false_negative_weight double precision DEFAULT 0.5,
+						   OUT bands integer, OUT rows integer,
+						   OUT false_positive double precision, OUT false_negative double precision)
+	AS 'MODULE_PATHNAME', 'minhash_lsh_params' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION lsh_params(double precision, integer, double precision, double precision) IS 'bands and rows minimizing the weighted false positive and false negative areas around a threshold (approximate LSH, no guarantee)';
+
+CREATE FUNCTION minhash_gin_extract_value(minhash, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_gin_extract_query(minhash, internal, int2, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_gin_consistent(internal, int2, minhash, int4, internal, internal, internal, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_gin_triconsistent(internal, int2, minhash, int4, internal, internal, internal) RETURNS "char"
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_gin_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_gin_extract_value(minhash, internal, internal) IS 'GIN support: the band keys of a stored signature';
+COMMENT ON FUNCTION minhash_gin_extract_query(minhash, internal, int2, internal, internal, internal, internal) IS 'GIN support: the band keys of a query, or a full scan below the guaranteed threshold';
+COMMENT ON FUNCTION minhash_gin_consistent(internal, int2, minhash, int4, internal, internal, internal, internal) IS 'GIN support: enough matching bands for the threshold';
+COMMENT ON FUNCTION minhash_gin_triconsistent(internal, int2, minhash, int4, internal, internal, internal) IS 'GIN support: enough possibly matching bands for the threshold';
+COMMENT ON FUNCTION minhash_gin_options(internal) IS 'GIN support: the bands, rows and threshold options';
+
+CREATE OPERATOR CLASS gin_minhash_ops DEFAULT FOR TYPE minhash USING gin AS
+	OPERATOR 1 % (minhash, minhash),
+	OPERATOR 2 %> (minhash, minhash_query),
+	FUNCTION 1 btint4cmp(int4, int4),
+	FUNCTION 2 minhash_gin_extract_value(minhash, internal, internal),
+	FUNCTION 3 minhash_gin_extract_query(minhash, internal, int2, internal, internal, internal, internal),
+	FUNCTION 4 minhash_gin_consistent(internal, int2, minhash, int4, internal, internal, internal, internal),
+	FUNCTION 6 minhash_gin_triconsistent(internal, int2, minhash, int4, internal, internal, internal),
+	FUNCTION 7 minhash_gin_options(internal),
+	STORAGE int4;
+
+COMMENT ON OPERATOR FAMILY gin_minhash_ops USING gin IS 'LSH band keys of signatures';
+COMMENT ON OPERATOR CLASS gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return';
 
 -------------------------------------------------------------------------------
 -- Equality and order: btree and hash opclasses for GROUP BY, DISTINCT, UNIQUE

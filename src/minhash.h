@@ -49,4 +49,17 @@ extern void minhash_check_comparable(const MinHash *a, const MinHash *b);
 extern double minhash_check_threshold(double threshold);
 extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
 
+/* minhash_compare.c */
+extern double minhash_signature_resemblance(const MinHash *a, const MinHash *b);
+
+/* minhash_io.c */
+extern Datum minhash_in(PG_FUNCTION_ARGS);
+extern Datum minhash_out(PG_FUNCTION_ARGS);
+
+/* minhash_query.c */
+extern MinHash *minhash_query_signature(Datum datum, double *threshold);
+
+/* minhash_lsh.c */
+extern void minhash_check_layout(int32 bands, int32 rows, uint32 num_perm);
+
 #endif							/* MINHASH_H */

@@ -1,15 +1,16 @@
 /*
  * minhash_compare.c
- *	  Comparing signatures: resemblance(), the % predicate and its per-query
- *	  form resembles(), the <%> distance, and the containment estimate.
+ *	  Comparing signatures: resemblance(), the % predicate, the <%> distance,
+ *	  and the containment estimate.  (The per-query form is in
+ *	  minhash_query.c.)
  */
 #include "postgres.h"
 
 #include "minhash.h"
 
 /* Estimated resemblance of two comparable signatures. */
-static double
-signature_resemblance(const MinHash *a, const MinHash *b)
+double
+minhash_signature_resemblance(const MinHash *a, const MinHash *b)
 {
 	MhSummary	sa,
 				sb;
@@ -25,7 +26,7 @@ PG_FUNCTION_INFO_V1(minhash_resemblance);
 Datum
 minhash_resemblance(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_FLOAT8(signature_resemblance(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1)));
+	PG_RETURN_FLOAT8(minhash_signature_resemblance(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1)));
 }
 
 PG_FUNCTION_INFO_V1(minhash_distance);
@@ -33,7 +34,7 @@ PG_FUNCTION_INFO_V1(minhash_distance);
 Datum
 minhash_distance(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_FLOAT8(1.0 - signature_resemblance(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1)));
+	PG_RETURN_FLOAT8(1.0 - minhash_signature_resemblance(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1)));
 }
 
 PG_FUNCTION_INFO_V1(minhash_similar);
@@ -45,25 +46,10 @@ PG_FUNCTION_INFO_V1(minhash_similar);
 Datum
 minhash_similar(PG_FUNCTION_ARGS)
 {
-	double		resemblance = signature_resemblance(PG_GETARG_MINHASH_P(0),
+	double		resemblance = minhash_signature_resemblance(PG_GETARG_MINHASH_P(0),
 													PG_GETARG_MINHASH_P(1));
 
 	PG_RETURN_BOOL(resemblance >= minhash_similarity_threshold);
-}
-
-PG_FUNCTION_INFO_V1(minhash_resembles);
-/*
- * resembles(a, b, threshold): the % predicate with the threshold in the
- * query instead of the session, so it is IMMUTABLE.
- */
-Datum
-minhash_resembles(PG_FUNCTION_ARGS)
-{
-	double		threshold = minhash_check_threshold(PG_GETARG_FLOAT8(2));
-	double		resemblance = signature_resemblance(PG_GETARG_MINHASH_P(0),
-													PG_GETARG_MINHASH_P(1));
-
-	PG_RETURN_BOOL(resemblance >= threshold);
 }
 
 PG_FUNCTION_INFO_V1(minhash_containment);
@@ -73,7 +59,7 @@ minhash_containment(PG_FUNCTION_ARGS)
 {
 	MinHash    *a = PG_GETARG_MINHASH_P(0);
 	MinHash    *b = PG_GETARG_MINHASH_P(1);
-	double		resemblance = signature_resemblance(a, b);
+	double		resemblance = minhash_signature_resemblance(a, b);
 
 	PG_RETURN_FLOAT8(mh_containment(resemblance, a->distinct_shingles, b->distinct_shingles));
 }

@@ -68,6 +68,8 @@ typedef enum MhStatus
 	MH_ERR_KIND,
 	MH_ERR_BUFFER_TOO_SMALL,
 	MH_ERR_PARAMS_MISMATCH,
+	MH_ERR_BANDS_RANGE,			/* bands < 1, rows < 1, or bands * rows > num_perm */
+	MH_ERR_THRESHOLD_RANGE,		/* not a number in [0, 1] */
 	MH_ERR_INTERNAL,
 
 	/* text and binary parsing, one code for each problem */
@@ -160,6 +162,49 @@ double		mh_resemblance(const MhSummary *a, const uint32_t *a_values,
 /* Estimated |A ∩ B| / |A| from the resemblance and the two set sizes. */
 double		mh_containment(double resemblance, uint64_t size_a,
 						   uint64_t size_b) MH_NOEXCEPT;
+
+/* --- LSH banding ------------------------------------------------------------ */
+
+#define MH_MAX_BANDS MH_MAX_NUM_PERM
+
+/*
+ * The most positions two signatures of num_perm values can disagree on while
+ * their resemblance (agreeing / num_perm, in double precision) is still at
+ * least threshold.  num_perm when every pair qualifies (threshold 0).
+ */
+uint32_t	mh_max_disagreements(double threshold, uint32_t num_perm) MH_NOEXCEPT;
+
+/*
+ * The cheapest layout that finds every pair at or above threshold: if fewer
+ * positions disagree than there are bands, some band agrees in every row
+ * (pigeonhole).  bands = max_disagreements + 1, rows = num_perm / bands.
+ * MH_ERR_BANDS_RANGE when no layout can guarantee it (more bands than values).
+ */
+MhStatus	mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *bands,
+								 uint32_t *rows) MH_NOEXCEPT;
+
+/* Checks bands >= 1, rows >= 1 and bands * rows <= num_perm. */
+MhStatus	mh_check_layout(uint32_t bands, uint32_t rows, uint32_t num_perm) MH_NOEXCEPT;
+
+/*
+ * One 64-bit key per band: XXH3 of the band's rows (little-endian values)
+ * seeded with the band number, so that equal rows in different bands give
+ * different keys.  Band i covers values [i * rows, (i + 1) * rows).
+ */
+MhStatus	mh_band_keys(const uint32_t *values, uint32_t num_perm, uint32_t bands, uint32_t rows,
+						 uint64_t *keys) MH_NOEXCEPT;
+
+/* Probability that a pair of resemblance s shares a band: 1 - (1 - s^r)^b. */
+double		mh_lsh_probability(double s, uint32_t bands, uint32_t rows) MH_NOEXCEPT;
+
+/*
+ * The layout minimizing fp_weight * (false positives) + fn_weight * (false
+ * negatives), each the integral of the miss probability on its side of the
+ * threshold (datasketch's method), over every bands * rows <= num_perm.
+ */
+MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
+						  uint32_t *bands, uint32_t *rows, double *false_positive,
+						  double *false_negative) MH_NOEXCEPT;
 
 /* --- text and binary forms ----------------------------------------------- */
 

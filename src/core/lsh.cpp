@@ -1,0 +1,113 @@
+// lsh.cpp
+//   Locality-sensitive hashing of signatures (seed 001, section 5): b bands
+//   of r rows; a pair becomes a candidate when all rows of some band agree,
+//   with probability 1 - (1 - s^r)^b for a pair of resemblance s.
+#include <cmath>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "minhash_core.h"
+
+namespace
+{
+
+bool valid_threshold(double threshold) { return threshold >= 0.0 && threshold <= 1.0; }
+
+// Simpson's rule over [from, to] with an even number of intervals.
+template <typename F>
+double integrate(F f, double from, double to, int intervals = 128)
+{
+	const double h = (to - from) / intervals;
+	double sum = f(from) + f(to);
+	for (int i = 1; i < intervals; i++) sum += f(from + i * h) * (i % 2 == 1 ? 4 : 2);
+	return sum * h / 3;
+}
+
+} // namespace
+
+extern "C" {
+
+uint32_t mh_max_disagreements(double threshold, uint32_t num_perm) noexcept
+{
+	// The % operator tests (num_perm - d) / num_perm >= threshold in double
+	// precision; find the largest d that passes the very same test.
+	const double n = num_perm;
+	double estimate = std::floor((1.0 - threshold) * n);
+	uint32_t d = estimate < 0 ? 0 : (estimate > n ? num_perm : static_cast<uint32_t>(estimate));
+	while (d < num_perm && (n - (d + 1)) / n >= threshold) d++;
+	while (d > 0 && !((n - d) / n >= threshold)) d--;
+	return d;
+}
+
+MhStatus mh_check_layout(uint32_t bands, uint32_t rows, uint32_t num_perm) noexcept
+{
+	if (bands < 1 || rows < 1 || static_cast<uint64_t>(bands) * rows > num_perm)
+		return MH_ERR_BANDS_RANGE;
+	return MH_OK;
+}
+
+MhStatus mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *bands,
+                              uint32_t *rows) noexcept
+{
+	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
+	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
+	const uint32_t needed = mh_max_disagreements(threshold, num_perm) + 1;
+	if (needed > num_perm) return MH_ERR_BANDS_RANGE;
+	*bands = needed;
+	*rows = num_perm / needed;
+	return MH_OK;
+}
+
+MhStatus mh_band_keys(const uint32_t *values, uint32_t num_perm, uint32_t bands, uint32_t rows,
+                      uint64_t *keys) noexcept
+{
+	const MhStatus status = mh_check_layout(bands, rows, num_perm);
+	if (status != MH_OK) return status;
+	for (uint32_t band = 0; band < bands; band++)
+	{
+		const uint32_t *first = values + static_cast<size_t>(band) * rows;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		std::vector<uint32_t> little_endian(first, first + rows);
+		for (uint32_t &v : little_endian) v = __builtin_bswap32(v);
+		first = little_endian.data();
+#endif
+		keys[band] = XXH3_64bits_withSeed(first, rows * sizeof(uint32_t), band);
+	}
+	return MH_OK;
+}
+
+double mh_lsh_probability(double s, uint32_t bands, uint32_t rows) noexcept
+{
+	return 1.0 - std::pow(1.0 - std::pow(s, rows), bands);
+}
+
+MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
+                       uint32_t *bands, uint32_t *rows, double *false_positive,
+                       double *false_negative) noexcept
+{
+	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
+	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
+	double best = INFINITY;
+	for (uint32_t b = 1; b <= num_perm; b++)
+		for (uint32_t r = 1; static_cast<uint64_t>(b) * r <= num_perm; r++)
+		{
+			const double fp = integrate([&](double s) { return mh_lsh_probability(s, b, r); },
+			                            0.0, threshold);
+			const double fn = integrate(
+			    [&](double s) { return 1.0 - mh_lsh_probability(s, b, r); }, threshold, 1.0);
+			const double error = fp_weight * fp + fn_weight * fn;
+			if (error < best)
+			{
+				best = error;
+				*bands = b;
+				*rows = r;
+				*false_positive = fp;
+				*false_negative = fn;
+			}
+		}
+	return MH_OK;
+}
+
+} // extern "C"

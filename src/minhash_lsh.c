@@ -1,0 +1,110 @@
+/*
+ * minhash_lsh.c
+ *	  LSH banding in SQL: the band keys of a signature, the probability that
+ *	  a pair becomes a candidate, and the choice of bands and rows.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "minhash.h"
+
+/* Raise the error for a layout the core rejected. */
+void
+minhash_check_layout(int32 bands, int32 rows, uint32 num_perm)
+{
+	if (bands < 1 || rows < 1 ||
+		mh_check_layout((uint32) bands, (uint32) rows, num_perm) != MH_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d bands of %d rows do not fit in a signature of %u hash values",
+						bands, rows, num_perm),
+				 errhint("Bands and rows must be at least 1, and bands times rows at most the number of hash values.")));
+}
+
+PG_FUNCTION_INFO_V1(minhash_bands);
+/* minhash_bands(sig, bands, rows): one 64-bit key per band */
+Datum
+minhash_bands(PG_FUNCTION_ARGS)
+{
+	MinHash    *sig = PG_GETARG_MINHASH_P(0);
+	int32		bands = PG_GETARG_INT32(1);
+	int32		rows = PG_GETARG_INT32(2);
+	uint64	   *keys;
+	Datum	   *datums;
+
+	minhash_check_layout(bands, rows, sig->num_perm);
+	keys = palloc(sizeof(uint64) * bands);
+	if (mh_band_keys(sig->values, sig->num_perm, (uint32) bands, (uint32) rows, keys) != MH_OK)
+		elog(ERROR, "could not compute band keys");
+	datums = palloc(sizeof(Datum) * bands);
+	for (int i = 0; i < bands; i++)
+		datums[i] = Int64GetDatum((int64) keys[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(datums, bands, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+PG_FUNCTION_INFO_V1(minhash_lsh_probability);
+/* lsh_probability(similarity, bands, rows) = 1 - (1 - s^r)^b */
+Datum
+minhash_lsh_probability(PG_FUNCTION_ARGS)
+{
+	double		similarity = PG_GETARG_FLOAT8(0);
+	int32		bands = PG_GETARG_INT32(1);
+	int32		rows = PG_GETARG_INT32(2);
+
+	if (isnan(similarity) || similarity < 0.0 || similarity > 1.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("similarity must be between 0 and 1"),
+				 errdetail("The value given was %g.", similarity)));
+	if (bands < 1 || rows < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bands and rows must be at least 1")));
+	PG_RETURN_FLOAT8(mh_lsh_probability(similarity, (uint32) bands, (uint32) rows));
+}
+
+PG_FUNCTION_INFO_V1(minhash_lsh_params);
+/*
+ * lsh_params(threshold, num_perm, false_positive_weight, false_negative_weight)
+ *	  -> (bands, rows, false_positive, false_negative)
+ */
+Datum
+minhash_lsh_params(PG_FUNCTION_ARGS)
+{
+	double		threshold = minhash_check_threshold(PG_GETARG_FLOAT8(0));
+	int32		num_perm = PG_GETARG_INT32(1);
+	double		fp_weight = PG_GETARG_FLOAT8(2);
+	double		fn_weight = PG_GETARG_FLOAT8(3);
+	uint32		bands,
+				rows;
+	double		false_positive,
+				false_negative;
+	TupleDesc	tupdesc;
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+
+	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
+		minhash_report_params_error(MH_ERR_NUM_PERM_RANGE, num_perm, 0);
+	if (isnan(fp_weight) || isnan(fn_weight) || fp_weight < 0 || fn_weight < 0 ||
+		fp_weight + fn_weight <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false positive and false negative weights must not be negative, and not both zero")));
+	if (mh_lsh_params(threshold, (uint32) num_perm, fp_weight, fn_weight,
+					  &bands, &rows, &false_positive, &false_negative) != MH_OK)
+		elog(ERROR, "could not choose LSH parameters");
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum((int32) bands);
+	values[1] = Int32GetDatum((int32) rows);
+	values[2] = Float8GetDatum(false_positive);
+	values[3] = Float8GetDatum(false_negative);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
+}

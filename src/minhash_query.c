@@ -1,0 +1,113 @@
+/*
+ * minhash_query.c
+ *	  minhash_query: a signature with the resemblance threshold a query asks
+ *	  for.  It is the right operand of the IMMUTABLE operator %>, the form of
+ *	  the near-duplicate predicate that needs no session setting, so that an
+ *	  index (and a foreign server) can serve it.  resembles(a, b, t) is
+ *	  written in SQL as a %> minhash_query(b, t) and inlined by the planner.
+ *
+ * Text form: the threshold, a colon, then the signature's text form:
+ *	  0.7:v1:words:k=5:seed=0:size=93:n=128:...
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+
+#include "minhash.h"
+
+/* Layout: threshold, then the signature (itself a varlena), 8-byte aligned. */
+typedef struct MinHashQuery
+{
+	int32		vl_len_;
+	int32		reserved;		/* zero */
+	float8		threshold;
+	char		signature[FLEXIBLE_ARRAY_MEMBER];
+} MinHashQuery;
+
+#define QUERY_SIGNATURE(q) ((MinHash *) (q)->signature)
+
+static MinHashQuery *
+make_query(const MinHash *sig, double threshold)
+{
+	Size		size = offsetof(MinHashQuery, signature) + VARSIZE(sig);
+	MinHashQuery *query = (MinHashQuery *) palloc0(size);
+
+	SET_VARSIZE(query, size);
+	query->threshold = minhash_check_threshold(threshold);
+	memcpy(query->signature, sig, VARSIZE(sig));
+	return query;
+}
+
+/* The signature and threshold of a minhash_query datum. */
+MinHash *
+minhash_query_signature(Datum datum, double *threshold)
+{
+	MinHashQuery *query = (MinHashQuery *) PG_DETOAST_DATUM(datum);
+
+	*threshold = query->threshold;
+	return QUERY_SIGNATURE(query);
+}
+
+PG_FUNCTION_INFO_V1(minhash_query_make);
+/* minhash_query(sig minhash, threshold float8) */
+Datum
+minhash_query_make(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(make_query(PG_GETARG_MINHASH_P(0), PG_GETARG_FLOAT8(1)));
+}
+
+PG_FUNCTION_INFO_V1(minhash_query_in);
+Datum
+minhash_query_in(PG_FUNCTION_ARGS)
+{
+	char	   *literal = PG_GETARG_CSTRING(0);
+	char	   *colon = strchr(literal, ':');
+	char	   *number;
+	char	   *end;
+	double		threshold;
+	Datum		sig;
+
+	if (colon == NULL || colon == literal)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
+				 errdetail("A minhash_query literal is a threshold, a colon and a minhash literal.")));
+	number = pnstrdup(literal, colon - literal);
+	errno = 0;
+	threshold = strtod(number, &end);
+	if (*end != '\0' || errno != 0 || isnan(threshold) || threshold < 0.0 || threshold > 1.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
+				 errdetail("The threshold must be a number between 0 and 1.")));
+	sig = DirectFunctionCall3(minhash_in, CStringGetDatum(colon + 1),
+							  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	PG_RETURN_POINTER(make_query((MinHash *) DatumGetPointer(sig), threshold));
+}
+
+PG_FUNCTION_INFO_V1(minhash_query_out);
+Datum
+minhash_query_out(PG_FUNCTION_ARGS)
+{
+	double		threshold;
+	MinHash    *sig = minhash_query_signature(PG_GETARG_DATUM(0), &threshold);
+	char	   *signature = DatumGetCString(DirectFunctionCall1(minhash_out, PointerGetDatum(sig)));
+
+	PG_RETURN_CSTRING(psprintf("%s:%s", float8out_internal(threshold), signature));
+}
+
+PG_FUNCTION_INFO_V1(minhash_query_match);
+/* a %> q: resemblance(a, q's signature) >= q's threshold; IMMUTABLE */
+Datum
+minhash_query_match(PG_FUNCTION_ARGS)
+{
+	MinHash    *sig = PG_GETARG_MINHASH_P(0);
+	double		threshold;
+	MinHash    *query = minhash_query_signature(PG_GETARG_DATUM(1), &threshold);
+
+	PG_RETURN_BOOL(minhash_signature_resemblance(sig, query) >= threshold);
+}
