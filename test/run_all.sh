@@ -20,7 +20,9 @@ set -euo pipefail
 # must not start, stop or trap the cluster.
 EXTRA_SUITES=(
     test/accuracy.sh
+    test/recall.sh
     test/benchmark.sh
+    test/index_benchmark.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
