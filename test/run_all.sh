@@ -21,6 +21,7 @@ set -euo pipefail
 EXTRA_SUITES=(
     test/accuracy.sh
     test/recall.sh
+    test/concurrency.sh
     test/benchmark.sh
     test/index_benchmark.sh
 )
