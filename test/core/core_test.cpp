@@ -57,6 +57,10 @@ const char *status_name(MhStatus s)
 			return "MH_OK";
 		case MH_ERR_NUM_PERM_RANGE:
 			return "MH_ERR_NUM_PERM_RANGE";
+		case MH_ERR_BANDS_RANGE:
+			return "MH_ERR_BANDS_RANGE";
+		case MH_ERR_THRESHOLD_RANGE:
+			return "MH_ERR_THRESHOLD_RANGE";
 		case MH_ERR_SHINGLE_SIZE_RANGE:
 			return "MH_ERR_SHINGLE_SIZE_RANGE";
 		case MH_ERR_KIND:
@@ -2444,6 +2448,77 @@ void test_params_and_api()
 
 } // namespace
 
+// ---------------------------------------------------------------------------
+// LSH banding
+// ---------------------------------------------------------------------------
+
+void test_lsh()
+{
+	g_section = "lsh";
+	// max_disagreements is the largest d with (n - d) / n >= t, exactly as the
+	// % operator evaluates it: check against brute force.
+	bool exact = true;
+	for (uint32_t n : {1u, 2u, 3u, 7u, 64u, 100u, 128u, 200u, 256u})
+		for (int step = 0; step <= 100; step++)
+		{
+			const double t = step / 100.0;
+			uint32_t brute = 0;
+			for (uint32_t d = 0; d <= n; d++)
+				if ((static_cast<double>(n) - d) / n >= t) brute = d;
+			exact = exact && mh_max_disagreements(t, n) == brute;
+		}
+	CHECK(exact, "max_disagreements agrees with brute force");
+
+	uint32_t bands = 0, rows = 0;
+	CHECK_EQ(mh_guaranteed_layout(0.8, 128, &bands, &rows), MH_OK, "layout for 0.8");
+	CHECK(bands == 26 && rows == 4, "0.8 at 128 values: 26 bands of 4, got " + std::to_string(bands) +
+	                                    " of " + std::to_string(rows));
+	CHECK_EQ(mh_guaranteed_layout(0.0, 128, &bands, &rows), MH_ERR_BANDS_RANGE,
+	         "threshold 0 cannot be guaranteed");
+	CHECK_EQ(mh_guaranteed_layout(1.5, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE, "threshold 1.5");
+	CHECK_EQ(mh_check_layout(26, 5, 128), MH_ERR_BANDS_RANGE, "26 x 5 > 128");
+	CHECK_EQ(mh_check_layout(0, 5, 128), MH_ERR_BANDS_RANGE, "0 bands");
+
+	// The pigeonhole bound: two signatures with d disagreements, d < bands,
+	// share at least bands - d keys, wherever the disagreements fall.
+	std::mt19937_64 rng(7);
+	bool bound_holds = true;
+	for (int trial = 0; trial < 2000; trial++)
+	{
+		std::vector<uint32_t> a(128), b;
+		for (uint32_t &v : a) v = static_cast<uint32_t>(rng());
+		b = a;
+		const uint32_t d = static_cast<uint32_t>(rng() % 26);
+		for (uint32_t k = 0; k < d; k++) b[rng() % 128] ^= 1u + static_cast<uint32_t>(rng() % 7);
+		uint32_t disagree = 0;
+		for (int i = 0; i < 128; i++) disagree += a[i] != b[i];
+		std::vector<uint64_t> ka(26), kb(26);
+		mh_band_keys(a.data(), 128, 26, 4, ka.data());
+		mh_band_keys(b.data(), 128, 26, 4, kb.data());
+		uint32_t shared = 0;
+		for (int i = 0; i < 26; i++) shared += ka[i] == kb[i];
+		bound_holds = bound_holds && shared >= 26 - disagree;
+	}
+	CHECK(bound_holds, "pigeonhole: shared band keys >= bands - disagreements");
+
+	// Equal rows in different bands give different keys.
+	std::vector<uint32_t> same(128, MH_EMPTY_VALUE);
+	std::vector<uint64_t> keys(32);
+	mh_band_keys(same.data(), 128, 32, 4, keys.data());
+	CHECK_EQ(std::set<uint64_t>(keys.begin(), keys.end()).size(), size_t(32),
+	         "band number mixed into the key");
+
+	// The seed paper's Table 8, b = 20, r = 5.
+	CHECK(std::fabs(mh_lsh_probability(0.2, 20, 5) - 0.00638) < 0.00001, "P(0.2) = 0.00638");
+	CHECK(std::fabs(mh_lsh_probability(0.5, 20, 5) - 0.470) < 0.001, "P(0.5) = 0.470");
+	CHECK(std::fabs(mh_lsh_probability(0.8, 20, 5) - 0.99964) < 0.00001, "P(0.8) = 0.99964");
+
+	double fp = 0, fn = 0;
+	CHECK_EQ(mh_lsh_params(0.8, 128, 0.5, 0.5, &bands, &rows, &fp, &fn), MH_OK, "lsh_params");
+	CHECK(bands * rows <= 128 && fp < 0.05 && fn < 0.05,
+	      "lsh_params fits and errs little: " + std::to_string(bands) + "x" + std::to_string(rows));
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -2470,6 +2545,7 @@ int main()
 	run(test_text_fuzz, "text fuzz");
 	run(test_binary_form, "binary form");
 	run(test_params_and_api, "params and API");
+	run(test_lsh, "lsh");
 	if (timing)
 		std::printf(
 		    "(total %.2f s)\n",
