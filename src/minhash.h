@@ -45,7 +45,7 @@ extern MinHash *minhash_from_summary(const MhSummary *summary, const uint32 *val
 extern void minhash_get_summary(const MinHash *sig, MhSummary *summary);
 extern void minhash_describe_params(StringInfo buf, const MhParams *params);
 extern void minhash_report_params_error(MhStatus status, int32 num_perm, int32 shingle_size);
-extern void minhash_check_comparable(const MinHash *a, const MinHash *b);
+extern void minhash_report_mismatch(const MhParams *a, const MhParams *b);
 extern double minhash_check_threshold(double threshold);
 extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
 

@@ -8,16 +8,17 @@
 
 #include "minhash.h"
 
-/* Estimated resemblance of two comparable signatures. */
+/* Estimated resemblance of two signatures; an error unless comparable. */
 double
 minhash_signature_resemblance(const MinHash *a, const MinHash *b)
 {
 	MhSummary	sa,
 				sb;
 
-	minhash_check_comparable(a, b);
 	minhash_get_summary(a, &sa);
 	minhash_get_summary(b, &sb);
+	if (mh_params_match(&sa.params, &sb.params) != MH_OK)
+		minhash_report_mismatch(&sa.params, &sb.params);
 	return mh_resemblance(&sa, a->values, &sb, b->values);
 }
 

@@ -90,22 +90,15 @@ minhash_report_params_error(MhStatus status, int32 num_perm, int32 shingle_size)
  * say how each was built.
  */
 void
-minhash_check_comparable(const MinHash *a, const MinHash *b)
+minhash_report_mismatch(const MhParams *a, const MhParams *b)
 {
-	MhSummary	sa,
-				sb;
 	StringInfoData da,
 				db;
 
-	minhash_get_summary(a, &sa);
-	minhash_get_summary(b, &sb);
-	if (mh_params_match(&sa.params, &sb.params) == MH_OK)
-		return;
-
 	initStringInfo(&da);
 	initStringInfo(&db);
-	minhash_describe_params(&da, &sa.params);
-	minhash_describe_params(&db, &sb.params);
+	minhash_describe_params(&da, a);
+	minhash_describe_params(&db, b);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_EXCEPTION),
 			 errmsg("cannot compare minhash signatures built with different parameters"),
