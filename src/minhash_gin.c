@@ -40,16 +40,24 @@ typedef struct MinHashGinOptions
 	int			bands;			/* 0: derived from threshold */
 	int			rows;			/* 0: derived from threshold */
 	double		threshold;		/* the lowest threshold served by keys alone */
+	int			key_bits;		/* bits kept of each band key */
 } MinHashGinOptions;
 
-/* The band layout for signatures of num_perm values in this index. */
+#define DEFAULT_KEY_BITS			32
+
+/*
+ * The band layout for signatures of num_perm values in this index, and the
+ * bits kept of each key.
+ */
 static void
-index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *rows)
+index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *rows,
+			 int *key_bits)
 {
 	int			option_bands = 0;
 	int			option_rows = 0;
 	double		threshold = DEFAULT_LAYOUT_THRESHOLD;
 
+	*key_bits = DEFAULT_KEY_BITS;
 	if (PG_HAS_OPCLASS_OPTIONS())
 	{
 		MinHashGinOptions *options = (MinHashGinOptions *) PG_GET_OPCLASS_OPTIONS();
@@ -57,6 +65,7 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *ro
 		option_bands = options->bands;
 		option_rows = options->rows;
 		threshold = options->threshold;
+		*key_bits = options->key_bits;
 	}
 	if (option_bands > 0)
 	{
@@ -72,17 +81,22 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *ro
 	}
 }
 
-/* The GIN keys of a signature: its band keys folded to 32 bits. */
+/*
+ * The GIN keys of a signature: its band keys folded to 32 bits, of which
+ * key_bits are kept.  Fewer bits make rows share keys, so GIN stores fewer,
+ * longer (compressed) posting lists; the extra candidates are rechecked.
+ */
 static Datum *
-band_entries(const MinHash *sig, uint32 bands, uint32 rows)
+band_entries(const MinHash *sig, uint32 bands, uint32 rows, int key_bits)
 {
+	uint32		mask = key_bits >= 32 ? PG_UINT32_MAX : ((uint32) 1 << key_bits) - 1;
 	uint64	   *keys = palloc(sizeof(uint64) * bands);
 	Datum	   *entries = palloc(sizeof(Datum) * bands);
 
 	if (mh_band_keys(sig->values, sig->num_perm, bands, rows, keys) != MH_OK)
 		elog(ERROR, "could not compute band keys");
 	for (uint32 i = 0; i < bands; i++)
-		entries[i] = Int32GetDatum((int32) (uint32) (keys[i] ^ (keys[i] >> 32)));
+		entries[i] = Int32GetDatum((int32) ((uint32) (keys[i] ^ (keys[i] >> 32)) & mask));
 	pfree(keys);
 	return entries;
 }
@@ -95,10 +109,11 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	uint32		bands,
 				rows;
+	int			key_bits;
 
-	index_layout(fcinfo, sig->num_perm, &bands, &rows);
+	index_layout(fcinfo, sig->num_perm, &bands, &rows, &key_bits);
 	*nentries = (int32) bands;
-	PG_RETURN_POINTER(band_entries(sig, bands, rows));
+	PG_RETURN_POINTER(band_entries(sig, bands, rows, key_bits));
 }
 
 PG_FUNCTION_INFO_V1(minhash_gin_extract_query);
@@ -114,6 +129,7 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	uint32		bands,
 				rows,
 				max_disagreements;
+	int			key_bits;
 	int32	   *required;
 
 	switch (strategy)
@@ -129,7 +145,7 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 			elog(ERROR, "unrecognized strategy number: %d", strategy);
 	}
 
-	index_layout(fcinfo, sig->num_perm, &bands, &rows);
+	index_layout(fcinfo, sig->num_perm, &bands, &rows, &key_bits);
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
 	if (max_disagreements >= bands)
 	{
@@ -145,7 +161,7 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	for (uint32 i = 0; i < bands; i++)
 		(*extra_data)[i] = (Pointer) required;
 	*nentries = (int32) bands;
-	PG_RETURN_POINTER(band_entries(sig, bands, rows));
+	PG_RETURN_POINTER(band_entries(sig, bands, rows, key_bits));
 }
 
 /* Matching keys a candidate needs: b - D (see the top of this file). */
@@ -220,6 +236,9 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							 "lowest resemblance that queries find through band keys alone",
 							 DEFAULT_LAYOUT_THRESHOLD, 0.0, 1.0,
 							 offsetof(MinHashGinOptions, threshold));
+	add_local_int_reloption(relopts, "key_bits",
+							"bits kept of each band key: fewer make a smaller index and more candidates",
+							DEFAULT_KEY_BITS, 16, 32, offsetof(MinHashGinOptions, key_bits));
 	register_reloptions_validator(relopts, validate_options);
 	PG_RETURN_VOID();
 }
