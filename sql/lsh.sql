@@ -63,40 +63,35 @@ BEGIN
 			WHERE q.id % 11 = 0 AND resembles(d.sig, q.sig, threshold);
 	END IF;
 END $$;
-SELECT threshold, session_form,
-       (SELECT count(*) FROM lsh_matches(threshold, false, session_form)) AS seqscan_rows,
-       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, true, session_form))
-                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, false, session_form))) x) +
-       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, false, session_form))
-                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, true, session_form))) x) AS differences
+-- Rows of the sequential scan, and rows in one answer but not the other.
+CREATE FUNCTION lsh_compare(threshold float8, session_form bool, OUT seqscan_rows bigint, OUT differences bigint)
+LANGUAGE sql AS $$
+	SELECT (SELECT count(*) FROM lsh_matches(threshold, false, session_form)),
+	       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, true, session_form))
+	                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, false, session_form))) x) +
+	       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, false, session_form))
+	                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, true, session_form))) x)
+$$;
+SELECT threshold, session_form, c.*
   FROM unnest(ARRAY[1.0, 0.95, 0.9, 0.8, 0.75, 0.6, 0.3, 0.0]) AS threshold,
-       unnest(ARRAY[true, false]) AS session_form
+       unnest(ARRAY[true, false]) AS session_form,
+       LATERAL lsh_compare(threshold, session_form) c
  ORDER BY 1 DESC, 2;
 
 -- The same with an explicit layout (16 bands of 8 rows: guaranteed from
 -- resemblance 0.89; below, the scan reads the whole index).
 DROP INDEX lsh_docs_sig;
 CREATE INDEX lsh_docs_sig ON lsh_docs USING gin (sig gin_minhash_ops (bands = 16, rows = 8));
-SELECT threshold,
-       (SELECT count(*) FROM lsh_matches(threshold, false, false)) AS seqscan_rows,
-       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, true, false))
-                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, false, false))) x) +
-       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, false, false))
-                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, true, false))) x) AS differences
-  FROM unnest(ARRAY[0.95, 0.9, 0.85, 0.5]) AS threshold
+SELECT threshold, c.*
+  FROM unnest(ARRAY[0.95, 0.9, 0.85, 0.5]) AS threshold, LATERAL lsh_compare(threshold, false) c
  ORDER BY 1 DESC;
 
 -- Keys cut to 16 bits collide all the time; collisions only add candidates,
 -- so the answers stay exact.
 DROP INDEX lsh_docs_sig;
 CREATE INDEX lsh_docs_sig ON lsh_docs USING gin (sig gin_minhash_ops (key_bits = 16));
-SELECT threshold,
-       (SELECT count(*) FROM lsh_matches(threshold, false, true)) AS seqscan_rows,
-       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, true, true))
-                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, false, true))) x) +
-       (SELECT count(*) FROM ((SELECT * FROM lsh_matches(threshold, false, true))
-                              EXCEPT ALL (SELECT * FROM lsh_matches(threshold, true, true))) x) AS differences
-  FROM unnest(ARRAY[0.9, 0.8]) AS threshold
+SELECT threshold, c.*
+  FROM unnest(ARRAY[0.9, 0.8]) AS threshold, LATERAL lsh_compare(threshold, true) c
  ORDER BY 1 DESC;
 
 -- Options are checked.

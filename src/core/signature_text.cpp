@@ -105,6 +105,21 @@ struct Cursor
 	}
 };
 
+// A canonical number within [min, max]; out of range, the cursor is put
+// back on the number so the error points at it.
+MhStatus bounded_number(Cursor &c, uint64_t min, uint64_t max, MhStatus out_of_range,
+                        uint64_t *value)
+{
+	const size_t at = c.at;
+	if (!c.unsigned_number(value)) return MH_PARSE_BAD_NUMBER;
+	if (*value < min || *value > max)
+	{
+		c.at = at;
+		return out_of_range;
+	}
+	return MH_OK;
+}
+
 MhStatus fail(const Cursor &c, MhStatus status, size_t *error_offset)
 {
 	if (error_offset != nullptr) *error_offset = c.at;
@@ -184,13 +199,9 @@ extern "C"
 			if (has_shingle_size(p.kind))
 			{
 				if (!c.literal("k=")) return fail(c, MH_PARSE_BAD_FIELD, error_offset);
-				const size_t at = c.at;
-				if (!c.unsigned_number(&number)) return fail(c, MH_PARSE_BAD_NUMBER, error_offset);
-				if (number < MH_MIN_SHINGLE_SIZE || number > MH_MAX_SHINGLE_SIZE)
-				{
-					c.at = at;
-					return fail(c, MH_ERR_SHINGLE_SIZE_RANGE, error_offset);
-				}
+				const MhStatus status = bounded_number(c, MH_MIN_SHINGLE_SIZE, MH_MAX_SHINGLE_SIZE,
+				                                       MH_ERR_SHINGLE_SIZE_RANGE, &number);
+				if (status != MH_OK) return fail(c, status, error_offset);
 				p.shingle_size = static_cast<uint16_t>(number);
 				if (!c.literal(":")) return fail(c, MH_PARSE_BAD_FIELD, error_offset);
 			}
@@ -207,13 +218,9 @@ extern "C"
 				return fail(c, MH_PARSE_ESTIMATED_EMPTY, error_offset);
 			if (!c.literal(":n=")) return fail(c, MH_PARSE_BAD_FIELD, error_offset);
 			{
-				const size_t at = c.at;
-				if (!c.unsigned_number(&number)) return fail(c, MH_PARSE_BAD_NUMBER, error_offset);
-				if (number < MH_MIN_NUM_PERM || number > MH_MAX_NUM_PERM)
-				{
-					c.at = at;
-					return fail(c, MH_ERR_NUM_PERM_RANGE, error_offset);
-				}
+				const MhStatus status = bounded_number(c, MH_MIN_NUM_PERM, MH_MAX_NUM_PERM,
+				                                       MH_ERR_NUM_PERM_RANGE, &number);
+				if (status != MH_OK) return fail(c, status, error_offset);
 				p.num_perm = static_cast<uint32_t>(number);
 			}
 			if (!c.literal(":")) return fail(c, MH_PARSE_BAD_FIELD, error_offset);
