@@ -8,6 +8,7 @@ PGFILEDESC = "minhash - MinHash signatures and resemblance for near-duplicate te
 # The engine: C++17, no PostgreSQL header (src/core/minhash_core.h is the boundary).
 CORE_OBJS = \
 	src/core/builder.o \
+	src/core/union.o \
 	src/core/compare.o \
 	src/core/distinct_counter.o \
 	src/core/hash_family.o \
@@ -16,23 +17,32 @@ CORE_OBJS = \
 	src/core/signature_binary.o \
 	src/core/signature_text.o \
 	src/core/tokenizer.o \
-	src/core/tokens.o
+	src/core/tokens.o \
+	src/core/chunk_match.o \
+	src/core/exact_resemblance.o \
+	src/core/explain_words.o \
+	src/core/interval.o
 
 # The glue: one C file per SQL concern.
 GLUE_OBJS = \
 	src/minhash_build.o \
+	src/minhash_aggregate.o \
+	src/minhash_trigger.o \
 	src/minhash_compare.o \
 	src/minhash_gin.o \
+	src/minhash_group.o \
 	src/minhash_guc.o \
 	src/minhash_lsh.o \
 	src/minhash_io.o \
 	src/minhash_ops.o \
 	src/minhash_query.o \
-	src/minhash_type.o
+	src/minhash_type.o \
+	src/minhash_explain.o \
+	src/minhash_interval.o
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare mismatch opclass lsh
+REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report aggregate trigger group
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17

@@ -6,6 +6,21 @@ SELECT s, round(lsh_probability(s, 20, 5)::numeric, 5) AS p
 SELECT lsh_probability(0, 20, 5) AS at_0, lsh_probability(1, 20, 5) AS at_1;
 SELECT lsh_probability(1.5, 20, 5);
 SELECT lsh_probability(0.5, 0, 5);
+-- At least min_bands of the bands: the binomial tail; one band is the above.
+SELECT lsh_probability(0.5, 20, 5, 1) = lsh_probability(0.5, 20, 5) AS one_band_is_default,
+       round(lsh_probability(0.8, 28, 4, 3)::numeric, 6) AS p_3_of_28,
+       round((1 - (SELECT sum(factorial(28) / (factorial(k) * factorial(28 - k)) * 0.4096 ^ k * 0.5904 ^ (28 - k))
+                    FROM generate_series(0, 2) k))::numeric, 6) AS by_hand,
+       lsh_probability(0.8, 28, 4, 2) > lsh_probability(0.8, 28, 4, 3) AS fewer_needed_more_likely;
+SELECT lsh_probability(0.5, 20, 5, 0);
+SELECT lsh_probability(0.5, 20, 5, 21);
+
+-- The layout the index takes for a threshold: the pigeonhole minimum
+-- D + 1 bands plus two spare, so a row at the threshold shares 3 keys.
+SELECT t, l.* FROM unnest(ARRAY[0.5, 0.7, 0.8, 0.9, 0.95, 1.0]) t, LATERAL lsh_index_layout(t) l;
+SELECT * FROM lsh_index_layout(0.8, 256);
+SELECT * FROM lsh_index_layout(0.0);
+SELECT * FROM lsh_index_layout(0.8, 0);
 
 -- lsh_params: a layout that fits, with small error areas; weighting false
 -- negatives more buys recall with more, shorter bands.
@@ -77,6 +92,26 @@ SELECT threshold, session_form, c.*
        unnest(ARRAY[true, false]) AS session_form,
        LATERAL lsh_compare(threshold, session_form) c
  ORDER BY 1 DESC, 2;
+
+-- The guarantee at its edge.  Signatures of 128 values that differ from a
+-- base in exactly d positions, one in each of the first d bands (positions
+-- 0, 4, 8, ...: the worst case, hitting as many bands as possible).  At
+-- d = 25, resemblance 103/128 >= 0.8 with only 3 of the 28 bands intact: the
+-- index must find it.  At d = 26, 102/128 < 0.8: neither finds it.
+CREATE FUNCTION lsh_edge_signature(d int) RETURNS minhash LANGUAGE sql IMMUTABLE AS $$
+	SELECT ('v1:words:k=5:seed=0:size=500:n=128:' ||
+	        string_agg(lpad(to_hex(CASE WHEN i % 4 = 0 AND i / 4 < d THEN 100000 + i ELSE 1000 + i END), 8, '0'), '' ORDER BY i))::minhash
+	  FROM generate_series(0, 127) i
+$$;
+CREATE TABLE lsh_edge (d int, sig minhash);
+INSERT INTO lsh_edge SELECT d, lsh_edge_signature(d) FROM generate_series(0, 32) d;
+CREATE INDEX ON lsh_edge USING gin (sig);
+SET enable_seqscan = off;
+SELECT array_agg(d ORDER BY d) AS found_through_index FROM lsh_edge WHERE sig % lsh_edge_signature(0);
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+SELECT array_agg(d ORDER BY d) AS found_by_seqscan FROM lsh_edge WHERE sig % lsh_edge_signature(0);
+RESET enable_bitmapscan;
 
 -- The same with an explicit layout (16 bands of 8 rows: guaranteed from
 -- resemblance 0.89; below, the scan reads the whole index).

@@ -228,10 +228,17 @@ CREATE FUNCTION minhash_bands(sig minhash, bands integer, rows integer) RETURNS 
 
 COMMENT ON FUNCTION minhash_bands(minhash, integer, integer) IS 'LSH band keys: one 64-bit hash per band of rows hash values, the band number mixed in';
 
-CREATE FUNCTION lsh_probability(similarity double precision, bands integer, rows integer) RETURNS double precision
+CREATE FUNCTION lsh_probability(similarity double precision, bands integer, rows integer,
+								min_bands integer DEFAULT 1) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'minhash_lsh_probability' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION lsh_probability(double precision, integer, integer) IS 'probability that a pair of the given resemblance shares a band: 1 - (1 - s^rows)^bands';
+COMMENT ON FUNCTION lsh_probability(double precision, integer, integer, integer) IS 'probability that a pair of the given resemblance agrees in at least min_bands bands; with one band, 1 - (1 - s^rows)^bands';
+
+CREATE FUNCTION lsh_index_layout(threshold double precision, num_perm integer DEFAULT 128,
+								 OUT bands integer, OUT rows integer, OUT min_bands integer)
+	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION lsh_index_layout(double precision, integer) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares';
 
 CREATE FUNCTION lsh_params(threshold double precision, num_perm integer,
 						   false_positive_weight double precision DEFAULT 0.5,
@@ -355,3 +362,405 @@ COMMENT ON OPERATOR FAMILY minhash_ops USING btree IS 'identity and byte order o
 COMMENT ON OPERATOR FAMILY minhash_ops USING hash IS 'identity of signatures';
 COMMENT ON OPERATOR CLASS minhash_ops USING btree IS 'identity and byte order of signatures, for GROUP BY, DISTINCT and UNIQUE';
 COMMENT ON OPERATOR CLASS minhash_ops USING hash IS 'identity of signatures, for hashed GROUP BY and DISTINCT';
+
+-------------------------------------------------------------------------------
+-- Explaining a match (seed 000): exact S_R, the chunk measures S_J and S_L,
+-- the common chunks, highlighting, and how sure an estimate is
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION shingle_resemblance(a text, b text, shingle_size integer DEFAULT 5)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_shingle_resemblance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION shingle_resemblance(text, text, integer) IS 'exact resemblance S_R of two documents'' word shingles: what resemblance() of their signatures estimates';
+
+CREATE FUNCTION chunk_similarity(a text, b text, min_words integer DEFAULT 5, matching text DEFAULT 'literal')
+	RETURNS TABLE(common_words integer, longer_words integer, shorter_words integer, chunks integer,
+				  s_j double precision, s_l double precision)
+	AS 'MODULE_PATHNAME', 'minhash_chunk_similarity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+
+COMMENT ON FUNCTION chunk_similarity(text, text, integer, text) IS 'words C in common chunks of at least min_words words, lengths L and S, S_J = C/(L+S-C) and S_L = C/L; matching ''literal'' (one-to-one) or ''information'' (repeats count once)';
+
+CREATE FUNCTION common_chunks(a text, b text, min_words integer DEFAULT 5)
+	RETURNS TABLE(a_start integer, b_start integer, words integer, chunk text)
+	AS 'MODULE_PATHNAME', 'minhash_common_chunks' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+
+COMMENT ON FUNCTION common_chunks(text, text, integer) IS 'chunks of at least min_words words that two texts share, matched one-to-one: 1-based word numbers in a and b, length, text as written in a';
+
+CREATE FUNCTION highlight(a text, b text, min_words integer DEFAULT 5, format text DEFAULT 'html')
+	RETURNS TABLE(a_marked text, b_marked text)
+	AS 'MODULE_PATHNAME', 'minhash_highlight' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+
+COMMENT ON FUNCTION highlight(text, text, integer, text) IS 'both texts with each common chunk marked alike: <mark data-chunk="N"> in escaped HTML, or [N>...<N] as text';
+
+CREATE FUNCTION resemblance_interval(a minhash, b minhash, confidence double precision DEFAULT 0.95)
+	RETURNS TABLE(lower double precision, upper double precision)
+	AS 'MODULE_PATHNAME', 'minhash_resemblance_interval' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+
+COMMENT ON FUNCTION resemblance_interval(minhash, minhash, double precision) IS 'Clopper-Pearson interval for the resemblance that two signatures estimate, at the given confidence';
+
+-- ---------------------------------------------------------------------------
+-- Reports on near-duplicate groups: read in psql or any SQL client.  They
+-- take the groups as a table (a stored result of near_dupe_groups, with its
+-- columns group_id, key, pivot, resemblance), so that grouping runs once.
+-- They read tables by name, possibly temporary ones: STABLE, PARALLEL
+-- RESTRICTED.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION near_dupe_summary(group_table regclass)
+	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
+				  review_without_grouping bigint, review_with_grouping bigint, review_saved_pct numeric)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+BEGIN
+	RETURN QUERY EXECUTE format($q$
+		SELECT count(*), count(DISTINCT g.group_id),
+		       count(*) FILTER (WHERE s.size = 1), count(*) FILTER (WHERE s.size > 1),
+		       count(*), count(DISTINCT g.group_id),
+		       CASE WHEN count(*) = 0 THEN 0::numeric
+		            ELSE round(100.0 * (count(*) - count(DISTINCT g.group_id)) / count(*), 1) END
+		  FROM %1$s g JOIN (SELECT group_id, count(*) AS size FROM %1$s GROUP BY group_id) s USING (group_id)
+		$q$, group_table);
+END $$;
+
+COMMENT ON FUNCTION near_dupe_summary(regclass) IS 'documents, groups, singletons, and the documents to review without grouping (all) and with it (one per group)';
+
+CREATE FUNCTION near_dupe_histogram(group_table regclass)
+	RETURNS TABLE(group_size bigint, groups bigint, documents bigint, bar text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+BEGIN
+	RETURN QUERY EXECUTE format($q$
+		SELECT size, count(*), sum(size)::bigint,
+		       repeat('#', ceil(50.0 * count(*) / max(count(*)) OVER ())::int)
+		  FROM (SELECT group_id, count(*) AS size FROM %s GROUP BY group_id) s
+		 GROUP BY size ORDER BY size
+		$q$, group_table);
+END $$;
+
+COMMENT ON FUNCTION near_dupe_histogram(regclass) IS 'number of groups and documents per group size, with a bar for psql';
+
+CREATE FUNCTION near_dupe_group_stats(group_table regclass)
+	RETURNS TABLE(group_id bigint, pivot text, size bigint, avg_resemblance double precision,
+				  min_resemblance double precision)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+BEGIN
+	-- The pivot's resemblance to itself (1) is left out of the averages.
+	RETURN QUERY EXECUTE format($q$
+		SELECT g.group_id, min(g.pivot), count(*),
+		       avg(g.resemblance) FILTER (WHERE g.key IS DISTINCT FROM g.pivot),
+		       min(g.resemblance) FILTER (WHERE g.key IS DISTINCT FROM g.pivot)
+		  FROM %s g GROUP BY g.group_id HAVING count(*) > 1
+		 ORDER BY count(*) DESC, g.group_id
+		$q$, group_table);
+END $$;
+
+COMMENT ON FUNCTION near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot, size, and the average and minimum resemblance of its members to the pivot';
+
+CREATE FUNCTION near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
+									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
+				  s_l double precision, marked text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+DECLARE
+	key_type text;
+	text_type text;
+	pivot_key text;
+	pivot_text text;
+	member record;
+	member_text text;
+	fetch_text text;
+BEGIN
+	SELECT format_type(a.atttypid, a.atttypmod) INTO key_type
+	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source);
+	END IF;
+	SELECT format_type(a.atttypid, a.atttypmod) INTO text_type
+	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF text_type IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
+	END IF;
+
+	EXECUTE format('SELECT min(pivot) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
+	IF pivot_key IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
+			MESSAGE = format('group %s not found in %s', group_id, group_table);
+	END IF;
+	-- The key cast to the column's own type, so that an index on it serves.
+	fetch_text := format('SELECT %I::text FROM %s WHERE %I = CAST($1 AS %s)', text_column, source, key_column, key_type);
+	EXECUTE fetch_text INTO pivot_text USING pivot_key;
+
+	key := pivot_key;
+	role := 'pivot';
+	resemblance := 1;
+	common_words := NULL;
+	s_l := NULL;
+	-- Against the empty text: nothing marked, but escaped as format asks.
+	SELECT h.a_marked INTO marked FROM @extschema@.highlight(pivot_text, '', min_words, format) h;
+	RETURN NEXT;
+
+	FOR member IN EXECUTE format('SELECT g.key, g.resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
+			USING group_id LOOP
+		EXECUTE fetch_text INTO member_text USING member.key;
+		key := member.key;
+		role := 'member';
+		resemblance := member.resemblance;
+		SELECT c.common_words, c.s_l INTO common_words, s_l
+		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
+		SELECT h.b_marked INTO marked FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
+		RETURN NEXT;
+	END LOOP;
+END $$;
+
+COMMENT ON FUNCTION near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, and its text with those chunks marked';
+
+-------------------------------------------------------------------------------
+-- Union of signatures: minhash_union(a, b) and the minhash_union aggregate
+-------------------------------------------------------------------------------
+
+CREATE FUNCTION minhash_union(a minhash, b minhash) RETURNS minhash
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_union(minhash, minhash) IS 'signature of the union of two sets: the position-wise minimum; its size is an estimate';
+
+-- The state is a minhash: partial aggregates are signatures, combined by the
+-- same function, so parallel (and distributed) aggregation needs nothing else.
+CREATE AGGREGATE minhash_union(minhash) (
+	SFUNC = minhash_union,
+	STYPE = minhash,
+	COMBINEFUNC = minhash_union,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE minhash_union(minhash) IS 'signature of the union of the sets: the position-wise minimum; null for no rows';
+
+-------------------------------------------------------------------------------
+-- Flagging duplicates on insert
+-------------------------------------------------------------------------------
+
+-- Runs a query: VOLATILE, and a trigger never runs in a parallel worker.
+CREATE FUNCTION minhash_flag_duplicates() RETURNS trigger
+	AS 'MODULE_PATHNAME' LANGUAGE C;
+
+COMMENT ON FUNCTION minhash_flag_duplicates() IS 'BEFORE INSERT OR UPDATE row trigger; arguments (sig_column, flag_column, threshold [, key_column]): sets the flag column to the key of the most similar other row at or above the threshold, or null';
+
+-------------------------------------------------------------------------------
+-- Grouping a table: near_dupe_pairs (the self-join through band keys) and
+-- near_dupe_groups (greedy pivots)
+-------------------------------------------------------------------------------
+
+-- The greedy walk of near_dupe_groups(), in C: a window function over the
+-- verified pairs directed from the better-ranked row to the other, ordered by
+-- the better row's rank.  Its answer depends on the rows before it, like
+-- row_number(), which is marked the same way.
+CREATE FUNCTION near_dupe_group_walk(better tid, worse tid) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_group_walk' LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
+
+COMMENT ON FUNCTION near_dupe_group_walk(tid, tid) IS 'window function behind near_dupe_groups: over pairs (better row, worse row) ordered by the better row''s rank, true when the worse row joins the better row''s group';
+
+-- The query near_dupe_pairs() or near_dupe_groups() runs, after checking the
+-- arguments and reading the signature parameters (one scan of the table).
+-- Exactness: lsh_index_layout(t, n) gives b bands of r values such that a
+-- pair with resemblance >= t disagrees in at most D = b - min_bands positions,
+-- so at most D bands differ and at least min_bands band keys are equal.  The
+-- query makes a candidate of every pair sharing min_bands keys and keeps the
+-- candidates whose resemblance reaches t: exactly the pairs a comparison of
+-- every pair would keep, without comparing every pair.  Signatures that hash
+-- to one key (chance collisions) only add candidates, which the check drops.
+-- Rows are addressed by ctid: the query is one statement, so one snapshot.
+-- Every stage is a sort or a join that spills to disk beyond work_mem, once
+-- hashed aggregation is off (near_dupe_pairs/groups turn it off): hashing
+-- the band keys, nearly all distinct, spilled into 165 batches and took
+-- three times as long as sorting them at a million rows.
+CREATE FUNCTION near_dupe_query(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT NULL, groups boolean DEFAULT false)
+	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	AS $function$
+DECLARE
+	kind "char";
+	key_type oid;
+	sig_type oid;
+	sig_typmod integer;
+	layout_threshold double precision;
+	verify text;
+	stats record;
+	layout record;
+	pairs_query text;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR sig_column IS NULL OR groups IS NULL THEN
+		RAISE EXCEPTION 'source, key column and signature column must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT c.relkind INTO kind FROM pg_catalog.pg_class c WHERE c.oid = source;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF kind = 'p' THEN
+		RAISE EXCEPTION 'cannot group the rows of partitioned table "%"', source
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'Group each partition, or a table made from the partitioned table.';
+	ELSIF kind NOT IN ('r', 'm') THEN
+		RAISE EXCEPTION '"%" is not a table or materialized view', source
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'Rows are addressed by ctid: make a table from a view or query first.';
+	END IF;
+	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, source
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	SELECT a.atttypid, a.atttypmod INTO sig_type, sig_typmod FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = sig_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', sig_column, source
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF sig_type <> '@extschema@.minhash'::pg_catalog.regtype THEN
+		RAISE EXCEPTION 'column "%" is of type %, not minhash', sig_column,
+			pg_catalog.format_type(sig_type, sig_typmod)
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	IF threshold IS NOT NULL AND NOT (threshold BETWEEN 0 AND 1) THEN
+		RAISE EXCEPTION 'resemblance threshold must be between 0 and 1'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', threshold);
+	END IF;
+
+	-- Every signature must be comparable with every other: one parameter set.
+	EXECUTE format($q$
+		SELECT count(s.%1$I) AS signed,
+			   min(@extschema@.minhash_num_perm(s.%1$I)) AS min_n, max(@extschema@.minhash_num_perm(s.%1$I)) AS max_n,
+			   min(@extschema@.minhash_seed(s.%1$I)) AS min_seed, max(@extschema@.minhash_seed(s.%1$I)) AS max_seed,
+			   min(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS min_k,
+			   max(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS max_k,
+			   min(@extschema@.minhash_kind(s.%1$I)) AS min_kind, max(@extschema@.minhash_kind(s.%1$I)) AS max_kind
+		  FROM ONLY %2$s s$q$, sig_column, source) INTO stats;
+	IF stats.min_n <> stats.max_n OR stats.min_seed <> stats.max_seed OR stats.min_k <> stats.max_k
+	   OR stats.min_kind <> stats.max_kind THEN
+		RAISE EXCEPTION 'column "%" holds minhash signatures built with different parameters', sig_column
+			USING ERRCODE = 'data_exception',
+				  DETAIL = format('Hash values %s to %s, seeds %s to %s, shingle sizes %s to %s, kinds %s to %s.',
+								  stats.min_n, stats.max_n, stats.min_seed, stats.max_seed,
+								  stats.min_k, stats.max_k, stats.min_kind, stats.max_kind),
+				  HINT = 'Only signatures built the same way can be compared: group each parameter set separately.';
+	END IF;
+
+	-- The threshold, and the band layout that finds every pair at it.  With
+	-- no threshold given, the pairs are those of % (the setting itself), and
+	-- the layout is taken a hair lower since SHOW rounds the setting.
+	IF threshold IS NULL THEN
+		layout_threshold := greatest(0, pg_catalog.current_setting('minhash.threshold')::double precision - 1e-6);
+		verify := format('sa.%1$I OPERATOR(@extschema@.%%) sb.%1$I', sig_column);
+	ELSE
+		layout_threshold := threshold;
+		verify := format('@extschema@.resemblance(sa.%1$I, sb.%1$I) >= %2$L::double precision', sig_column, threshold);
+	END IF;
+	IF stats.signed < 2 THEN
+		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
+					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(key_type, NULL))
+					   || 'NULL::double precision AS resemblance WHERE false';
+	ELSE
+		SELECT * INTO layout FROM @extschema@.lsh_index_layout(layout_threshold, stats.min_n);
+		pairs_query := format($q$
+	WITH band_keys AS (
+		SELECT s.ctid AS tid, k.band_key
+		  FROM ONLY %1$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%3$I, %4$s, %5$s)) AS k(band_key)
+		 WHERE s.%3$I IS NOT NULL
+	), buckets AS (
+		SELECT pg_catalog.array_agg(tid) AS tids FROM band_keys GROUP BY band_key HAVING count(*) > 1
+	), candidates AS (
+		SELECT least(a.tid, b.tid) AS tid_a, greatest(a.tid, b.tid) AS tid_b
+		  FROM buckets CROSS JOIN LATERAL pg_catalog.unnest(tids) WITH ORDINALITY AS a(tid, i)
+			   CROSS JOIN LATERAL pg_catalog.unnest(tids[i + 1:]) AS b(tid)
+		 WHERE a.tid <> b.tid
+		 GROUP BY 1, 2 HAVING count(*) >= %6$s
+	)
+	SELECT c.tid_a, c.tid_b,
+		   @extschema@.minhash_size(sa.%3$I) AS size_a, @extschema@.minhash_size(sb.%3$I) AS size_b,
+		   sa.%2$I AS key_a, sb.%2$I AS key_b,
+		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
+	  FROM candidates c JOIN ONLY %1$s sa ON sa.ctid = c.tid_a JOIN ONLY %1$s sb ON sb.ctid = c.tid_b
+	 WHERE %7$s$q$,
+			source, key_column, sig_column, layout.bands, layout.rows, layout.min_bands, verify);
+	END IF;
+
+	IF NOT groups THEN
+		-- key_a sorts before key_b in the key column's own order (nulls last;
+		-- equal keys in physical order).
+		RETURN format($q$
+SELECT first_key::text AS key_a, second_key::text AS key_b, resemblance
+  FROM (SELECT CASE WHEN a_first THEN key_a ELSE key_b END AS first_key,
+			   CASE WHEN a_first THEN key_b ELSE key_a END AS second_key, resemblance
+		  FROM (SELECT p.*, coalesce(p.key_a < p.key_b, p.key_b IS NULL AND p.key_a IS NOT NULL)
+							OR (p.key_a IS NOT DISTINCT FROM p.key_b AND p.tid_a < p.tid_b) AS a_first
+				  FROM (%1$s) p) d) o
+ ORDER BY first_key, second_key$q$, pairs_query);
+	END IF;
+
+	-- Rank: most distinct shingles first, then key (nulls last), then ctid
+	-- (only for equal keys).  Each pair is directed from its better-ranked
+	-- row; the walk reads them in the better row's rank order.  Every row of
+	-- the table comes out once: with its pivot if the walk gave it one,
+	-- else as a pivot itself (resemblance 1; null for a null signature).
+	RETURN format($q$
+WITH pairs AS (%1$s
+), directed AS (
+	SELECT CASE WHEN a_better THEN tid_a ELSE tid_b END AS better_tid,
+		   CASE WHEN a_better THEN tid_b ELSE tid_a END AS worse_tid,
+		   CASE WHEN a_better THEN size_a ELSE size_b END AS better_size,
+		   CASE WHEN a_better THEN key_a ELSE key_b END AS better_key, resemblance
+	  FROM (SELECT p.*, p.size_a > p.size_b
+						OR (p.size_a = p.size_b
+							AND (coalesce(p.key_a < p.key_b, p.key_b IS NULL AND p.key_a IS NOT NULL)
+								 OR (p.key_a IS NOT DISTINCT FROM p.key_b AND p.tid_a < p.tid_b))) AS a_better
+			  FROM pairs p) d
+), taken AS (
+	SELECT worse_tid AS tid, better_tid AS pivot_tid, better_size AS pivot_size, better_key AS pivot_key, resemblance
+	  FROM (SELECT d.*, @extschema@.near_dupe_group_walk(better_tid, worse_tid)
+						  OVER (ORDER BY better_size DESC, better_key, better_tid) AS joins
+			  FROM directed d) w
+	 WHERE joins
+), assigned AS (
+	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
+		   coalesce(t.pivot_tid, s.ctid) AS pivot_tid,
+		   CASE WHEN t.tid IS NULL THEN @extschema@.minhash_size(s.%3$I) ELSE t.pivot_size END AS pivot_size,
+		   CASE WHEN t.tid IS NULL THEN s.%2$I ELSE t.pivot_key END AS pivot_key,
+		   CASE WHEN t.tid IS NOT NULL THEN t.resemblance WHEN s.%3$I IS NOT NULL THEN 1.0::double precision END AS resemblance
+	  FROM ONLY %4$s s LEFT JOIN taken t ON t.tid = s.ctid
+)
+SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid) AS group_id,
+	   key::text AS key, pivot_key::text AS pivot, resemblance
+  FROM assigned
+ ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid, tid <> pivot_tid, size DESC NULLS LAST, key, tid$q$,
+		pairs_query, key_column, sig_column, source);
+END
+$function$;
+
+COMMENT ON FUNCTION near_dupe_query(regclass, name, name, double precision, boolean) IS 'the query near_dupe_pairs (groups false) or near_dupe_groups (groups true) runs, for EXPLAIN; checks the arguments and reads the signatures'' parameters';
+
+CREATE FUNCTION near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT NULL)
+	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET enable_hashagg = off
+	AS $function$
+BEGIN
+	RETURN QUERY EXECUTE @extschema@.near_dupe_query(source, key_column, sig_column, threshold, false);
+END
+$function$;
+
+COMMENT ON FUNCTION near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), found through LSH band keys; exactly the pairs of the self-join with %';
+
+CREATE FUNCTION near_dupe_groups(source regclass, key_column name, sig_column name,
+								 threshold double precision DEFAULT NULL)
+	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET enable_hashagg = off
+	AS $function$
+BEGIN
+	RETURN QUERY EXECUTE @extschema@.near_dupe_query(source, key_column, sig_column, threshold, true);
+END
+$function$;
+
+COMMENT ON FUNCTION near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold';

@@ -14,11 +14,19 @@
  *	  - when D < b, every row passing the test shares at least b - D keys
  *		with the query, and the consistent function may demand b - D matches;
  *	  - when D >= b, the index proves nothing, and the scan reads every item.
- * Key collisions (keys are 32 bits) only add matches, never remove them, so
- * they add candidates and the recheck drops them.  The index therefore never
- * returns fewer rows than a sequential scan.  The default layout takes
- * b = D + 1 for the threshold option (0.8: 26 bands of 4 rows at n = 128),
- * the fewest bands (so the fewest keys) that keep the guarantee there.
+ * Key collisions only add matches, never remove them, so they add candidates
+ * and the recheck drops them.  The index therefore never returns fewer rows
+ * than a sequential scan.
+ *
+ * The default layout (mh_guaranteed_layout) takes b = D + 3 bands for the
+ * threshold option, rows = floor(n / b): at 0.8 and n = 128, 28 bands of 4
+ * rows, and a row must share 3 of the 28 keys with the query.  Two bands
+ * more than the pigeonhole minimum cost 8% more keys, and buy short keys: a
+ * candidate now needs three chance collisions instead of one, so keys of 20
+ * bits (default key_bits) select hardly any extra candidates even at a
+ * million rows.  Short keys are what make the index small and quick to build:
+ * GIN's build cost and size grow with the number of distinct keys, and 2^20
+ * keys shared by many rows compress into posting lists.
  */
 #include "postgres.h"
 
@@ -43,7 +51,7 @@ typedef struct MinHashGinOptions
 	int			key_bits;		/* bits kept of each band key */
 } MinHashGinOptions;
 
-#define DEFAULT_KEY_BITS			32
+#define DEFAULT_KEY_BITS			20
 
 /*
  * The band layout for signatures of num_perm values in this index, and the
@@ -81,6 +89,15 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *ro
 	}
 }
 
+static int
+compare_int32(const void *a, const void *b)
+{
+	int32		x = *(const int32 *) a;
+	int32		y = *(const int32 *) b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * The GIN keys of a signature: its band keys folded to 32 bits, of which
  * key_bits are kept.  Fewer bits make rows share keys, so GIN stores fewer,
@@ -91,13 +108,23 @@ band_entries(const MinHash *sig, uint32 bands, uint32 rows, int key_bits)
 {
 	uint32		mask = key_bits >= 32 ? PG_UINT32_MAX : ((uint32) 1 << key_bits) - 1;
 	uint64	   *keys = palloc(sizeof(uint64) * bands);
+	int32	   *folded = palloc(sizeof(int32) * bands);
 	Datum	   *entries = palloc(sizeof(Datum) * bands);
 
 	if (mh_band_keys(sig->values, sig->num_perm, bands, rows, keys) != MH_OK)
 		elog(ERROR, "could not compute band keys");
 	for (uint32 i = 0; i < bands; i++)
-		entries[i] = Int32GetDatum((int32) ((uint32) (keys[i] ^ (keys[i] >> 32)) & mask));
+		folded[i] = (int32) ((uint32) (keys[i] ^ (keys[i] >> 32)) & mask);
+
+	/*
+	 * GIN sorts each item's keys with the int4 comparator called through
+	 * fmgr; handing them over sorted makes that a single pass.
+	 */
+	qsort(folded, bands, sizeof(int32), compare_int32);
+	for (uint32 i = 0; i < bands; i++)
+		entries[i] = Int32GetDatum(folded[i]);
 	pfree(keys);
+	pfree(folded);
 	return entries;
 }
 

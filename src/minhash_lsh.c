@@ -50,13 +50,17 @@ minhash_bands(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(minhash_lsh_probability);
-/* lsh_probability(similarity, bands, rows) = 1 - (1 - s^r)^b */
+/*
+ * lsh_probability(similarity, bands, rows, min_bands) = P[at least min_bands
+ * of the bands agree]; with min_bands = 1, 1 - (1 - s^r)^b.
+ */
 Datum
 minhash_lsh_probability(PG_FUNCTION_ARGS)
 {
 	double		similarity = PG_GETARG_FLOAT8(0);
 	int32		bands = PG_GETARG_INT32(1);
 	int32		rows = PG_GETARG_INT32(2);
+	int32		min_bands = PG_GETARG_INT32(3);
 
 	if (isnan(similarity) || similarity < 0.0 || similarity > 1.0)
 		ereport(ERROR,
@@ -67,7 +71,45 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bands and rows must be at least 1")));
-	PG_RETURN_FLOAT8(mh_lsh_probability(similarity, (uint32) bands, (uint32) rows));
+	if (min_bands < 1 || min_bands > bands)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_bands must be between 1 and the number of bands"),
+				 errdetail("min_bands was %d, bands %d.", min_bands, bands)));
+	PG_RETURN_FLOAT8(mh_lsh_probability_at_least(similarity, (uint32) bands, (uint32) rows,
+												 (uint32) min_bands));
+}
+
+PG_FUNCTION_INFO_V1(minhash_lsh_index_layout);
+/*
+ * lsh_index_layout(threshold, num_perm) -> (bands, rows, min_bands): the
+ * layout gin_minhash_ops takes for its threshold option, and how many bands
+ * a row at that threshold is sure to share with the query.
+ */
+Datum
+minhash_lsh_index_layout(PG_FUNCTION_ARGS)
+{
+	double		threshold = minhash_check_threshold(PG_GETARG_FLOAT8(0));
+	int32		num_perm = PG_GETARG_INT32(1);
+	uint32		bands,
+				rows;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
+		minhash_report_params_error(MH_ERR_NUM_PERM_RANGE, num_perm, 0);
+	if (mh_guaranteed_layout(threshold, (uint32) num_perm, &bands, &rows) != MH_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no band layout finds every pair at threshold %g", threshold),
+				 errdetail("At threshold %g every position of two signatures may disagree.", threshold)));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum((int32) bands);
+	values[1] = Int32GetDatum((int32) rows);
+	values[2] = Int32GetDatum((int32) (bands - mh_max_disagreements(threshold, (uint32) num_perm)));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }
 
 PG_FUNCTION_INFO_V1(minhash_lsh_params);

@@ -1,59 +1,76 @@
--- The main job on real mail: which messages of the SpamAssassin corpus are
--- near-duplicates of each other?  Signatures of every body, every pair at or
--- above minhash.threshold, and the exact resemblance next to the estimate.
+-- The main job, an e-discovery walkthrough on real mail: the SpamAssassin
+-- corpus (6,046 messages, loaded by test/demo.sh into spam_messages) is
+-- signed, indexed and grouped into near-duplicate groups; a reviewer's report
+-- follows, then one group side by side with its shared text marked.
 \set ON_ERROR_STOP 1
+\set QUIET on
 \pset pager off
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS minhash;
+CREATE FUNCTION pg_temp.since(t timestamptz) RETURNS text LANGUAGE sql AS $$
+	SELECT to_char(extract(epoch FROM clock_timestamp() - t), 'FM990.00') || ' s'
+$$;
 
-\echo '== 1. One signature per message body (128 hash values of 5-word shingles)'
-\timing on
+\echo '[1/6] signatures: 128 hash values of 5-word shingles per message body'
+SELECT clock_timestamp() AS t0 \gset
 ALTER TABLE spam_messages ADD COLUMN sig minhash(128);
 UPDATE spam_messages SET sig = minhash(body);
-\timing off
-SELECT count(*) AS messages, count(*) FILTER (WHERE minhash_size(sig) = 0) AS without_words,
-       round(avg(minhash_size(sig))) AS mean_distinct_shingles,
-       pg_size_pretty(sum(pg_column_size(sig))) AS signatures, pg_size_pretty(sum(octet_length(body))::bigint) AS bodies
+SELECT pg_temp.since(:'t0') AS took, count(*) AS messages,
+       count(*) FILTER (WHERE minhash_size(sig) = 0) AS without_words,
+       pg_size_pretty(sum(pg_column_size(sig))) AS signatures,
+       pg_size_pretty(sum(octet_length(body))::bigint) AS bodies
   FROM spam_messages;
 
-\echo
-\echo '== 2. Near-duplicate pairs: resemblance at or above minhash.threshold'
-SHOW minhash.threshold;
-\echo 'An LSH band index on the signatures, then each message asks it for its near-duplicates:'
-\timing on
+\echo '[2/6] LSH band index (gin_minhash_ops: finds every pair at or above 0.8)'
+SELECT clock_timestamp() AS t0 \gset
 CREATE INDEX spam_messages_sig ON spam_messages USING gin (sig);
 ANALYZE spam_messages;
-CREATE TEMP TABLE near_dupes AS
-SELECT a.id AS id_a, b.id AS id_b, resemblance(a.sig, b.sig) AS estimated
-  FROM spam_messages a
-  JOIN LATERAL (SELECT id, sig FROM spam_messages WHERE sig % a.sig) b ON a.id < b.id;
-\timing off
+SELECT pg_temp.since(:'t0') AS took, pg_size_pretty(pg_relation_size('spam_messages_sig')) AS index_size,
+       l.bands, l.rows, l.min_bands
+  FROM lsh_index_layout(0.8) l;
 
--- The exact resemblance of the same shingles, for comparison.
-CREATE FUNCTION pg_temp.exact_resemblance(a text, b text) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
-	SELECT CASE WHEN cardinality(x) + cardinality(y) = 0 THEN 1
-	            ELSE (SELECT count(*) FROM (SELECT unnest(x) INTERSECT SELECT unnest(y)) s)::float8 /
-	                 (SELECT count(*) FROM (SELECT unnest(x) UNION SELECT unnest(y)) s) END
-	  FROM (SELECT shingle_hashes(a) AS x, shingle_hashes(b) AS y) h
-$$;
-ALTER TABLE near_dupes ADD COLUMN exact float8;
-UPDATE near_dupes n SET exact = pg_temp.exact_resemblance(a.body, b.body)
-  FROM spam_messages a, spam_messages b WHERE a.id = n.id_a AND b.id = n.id_b;
+\echo '[3/6] near-duplicate groups at minhash.threshold: one pivot (the most complete message) per group'
+SHOW minhash.threshold;
+SELECT clock_timestamp() AS t0 \gset
+CREATE TEMP TABLE spam_groups AS SELECT * FROM near_dupe_groups('spam_messages', 'id', 'sig');
+SELECT pg_temp.since(:'t0') AS took, count(DISTINCT group_id) AS groups, count(*) AS messages FROM spam_groups;
 
-SELECT count(*) AS near_duplicate_pairs,
-       (SELECT count(*) FROM (SELECT id_a FROM near_dupes UNION SELECT id_b FROM near_dupes) m) AS messages_involved,
-       count(*) FILTER (WHERE exact = 1) AS same_shingles,
-       round(avg(abs(estimated - exact))::numeric, 4) AS mean_abs_error,
-       round(100 * avg((abs(estimated - exact) <= 1.96 * sqrt(exact * (1 - exact) / 128) OR exact = estimated)::int)::numeric, 1) AS pct_within_95pct_interval,
-       count(*) FILTER (WHERE exact < 0.8) AS below_threshold_exactly
-  FROM near_dupes;
+\echo '[4/6] the reviewer''s report'
+SELECT * FROM near_dupe_summary('spam_groups');
+\echo 'Group sizes:'
+SELECT * FROM near_dupe_histogram('spam_groups');
+\echo 'The ten largest groups (resemblance of the members to their pivot):'
+SELECT s.group_id, s.pivot, m.grp AS pivot_group, s.size,
+       round(s.avg_resemblance::numeric, 3) AS avg_resemblance, round(s.min_resemblance::numeric, 3) AS min_resemblance,
+       left(regexp_replace(coalesce(substring(m.message FROM '(?n)^Subject: (.*)$'), ''), '\s+', ' ', 'g'), 45) AS pivot_subject
+  FROM near_dupe_group_stats('spam_groups') s JOIN spam_messages m ON m.id = s.pivot::int
+ ORDER BY s.size DESC, s.group_id LIMIT 10;
 
-\echo
-\echo '== 3. The pairs that are near but not identical, estimated and exact side by side'
-SELECT a.file AS message_a, b.file AS message_b,
-       round(n.estimated::numeric, 3) AS estimated, round(n.exact::numeric, 3) AS exact,
-       left(regexp_replace(coalesce(substring(a.message FROM '(?n)^Subject: (.*)$'), ''), '\s+', ' ', 'g'), 50) AS subject_a
-  FROM near_dupes n
-  JOIN spam_messages a ON a.id = n.id_a
-  JOIN spam_messages b ON b.id = n.id_b
- WHERE n.exact < 1
- ORDER BY n.exact, a.file, b.file;
+\echo '[5/6] how good are the estimates? exact shingle resemblance of every member to its pivot'
+SELECT clock_timestamp() AS t0 \gset
+CREATE TEMP TABLE spam_check AS
+SELECT g.group_id, g.resemblance AS estimated, shingle_resemblance(p.body, m.body) AS exact,
+       iv.lower, iv.upper
+  FROM spam_groups g
+  JOIN spam_messages m ON m.id = g.key::int
+  JOIN spam_messages p ON p.id = g.pivot::int
+ CROSS JOIN LATERAL resemblance_interval(m.sig, p.sig) iv
+ WHERE g.key <> g.pivot;
+SELECT pg_temp.since(:'t0') AS took, count(*) AS members, round(avg(abs(estimated - exact))::numeric, 4) AS mean_abs_error,
+       round(100 * avg((exact BETWEEN lower AND upper)::int)::numeric, 1) AS pct_inside_95pct_interval,
+       count(*) FILTER (WHERE exact < 0.8) AS exactly_below_threshold
+  FROM spam_check;
+
+\echo '[6/6] one group side by side: text shared with the pivot marked [N>...<N], the rest is what differs'
+SELECT group_id AS shown_group FROM (
+	SELECT g.group_id, max(octet_length(p.body)) AS pivot_length
+	  FROM spam_groups g JOIN spam_messages p ON p.id = g.pivot::int
+	 GROUP BY g.group_id
+	HAVING count(*) >= 3 AND min(g.resemblance) < 1
+	 ORDER BY pivot_length, g.group_id LIMIT 1) x \gset
+\x on
+SELECT d.key AS message, m.file, d.role, round(d.resemblance::numeric, 3) AS resemblance,
+       d.common_words, round(d.s_l::numeric, 3) AS s_l, d.marked
+  FROM near_dupe_group_detail('spam_groups', 'spam_messages', 'id', 'body', :shown_group) d
+  JOIN spam_messages m ON m.id = d.key::int;
+\x off

@@ -6,7 +6,9 @@
 -- guarantees to serve exactly; so the misses are the pairs whose MinHash
 -- estimate fell below 0.8, predicted by the binomial tail
 -- P[Binomial(128, J) >= 103].  The band stage alone (before the recheck)
--- finds a pair with probability lsh_probability(J, 26, 4).
+-- makes a pair a candidate when at least min_bands of the index's bands
+-- agree (lsh_index_layout(0.8): 3 of 28 bands of 4), with probability
+-- lsh_probability(J, 28, 4, 3).
 \set ON_ERROR_STOP 1
 SET work_mem = '512MB';
 CREATE EXTENSION IF NOT EXISTS minhash;
@@ -56,10 +58,12 @@ BEGIN
 	RETURN tail;
 END $$;
 
+CREATE TEMP TABLE rc_layout AS SELECT * FROM lsh_index_layout(0.8, 128);
 CREATE TEMP TABLE rc_result AS
 SELECT p.j, f.id_a IS NOT NULL AS found,
-       minhash_bands(a.sig, 26, 4) && minhash_bands(b.sig, 26, 4) AS band_candidate
-  FROM rc_pairs p
+       (SELECT count(*) FROM unnest(minhash_bands(a.sig, l.bands, l.rows), minhash_bands(b.sig, l.bands, l.rows)) k(x, y)
+         WHERE x = y) >= l.min_bands AS band_candidate
+  FROM rc_pairs p CROSS JOIN rc_layout l
   JOIN rc_docs a ON a.id = p.id_a JOIN rc_docs b ON b.id = p.id_b
   LEFT JOIN rc_found f ON f.id_a = p.id_a AND f.id_b = p.id_b;
 
@@ -73,8 +77,8 @@ SELECT round((floor(j * 40) / 40)::numeric, 3) AS j_from, count(*) AS pairs,
        round(100.0 * count(*) FILTER (WHERE found) / count(*), 1) AS recall_pct,
        round(100 * avg(pg_temp.binomial_tail(128, j, 103))::numeric, 1) AS predicted_pct,
        round(100.0 * count(*) FILTER (WHERE band_candidate) / count(*), 1) AS band_stage_pct,
-       round(100 * avg(lsh_probability(j, 26, 4))::numeric, 1) AS lsh_probability_pct
-  FROM rc_result GROUP BY 1 ORDER BY 1;
+       round(100 * avg(lsh_probability(j, l.bands, l.rows, l.min_bands))::numeric, 1) AS lsh_probability_pct
+  FROM rc_result CROSS JOIN rc_layout l GROUP BY 1 ORDER BY 1;
 
 -- The verdict: the index lost nothing that % would have found.
 DO $$

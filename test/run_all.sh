@@ -22,8 +22,12 @@ EXTRA_SUITES=(
     test/accuracy.sh
     test/recall.sh
     test/concurrency.sh
+    test/trigger_concurrency.sh
     test/benchmark.sh
     test/index_benchmark.sh
+    test/explain_accuracy.sh
+    test/explain_benchmark.sh
+    test/group_accuracy.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

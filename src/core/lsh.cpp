@@ -53,10 +53,11 @@ MhStatus mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *ban
 {
 	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
-	const uint32_t needed = mh_max_disagreements(threshold, num_perm) + 1;
-	if (needed > num_perm) return MH_ERR_BANDS_RANGE;
-	*bands = needed;
-	*rows = num_perm / needed;
+	const uint32_t disagreements = mh_max_disagreements(threshold, num_perm);
+	if (disagreements >= num_perm) return MH_ERR_BANDS_RANGE;
+	const uint64_t wanted = static_cast<uint64_t>(disagreements) + 1 + MH_LAYOUT_SPARE_BANDS;
+	*bands = static_cast<uint32_t>(wanted < num_perm ? wanted : num_perm);
+	*rows = num_perm / *bands;
 	return MH_OK;
 }
 
@@ -81,6 +82,27 @@ MhStatus mh_band_keys(const uint32_t *values, uint32_t num_perm, uint32_t bands,
 double mh_lsh_probability(double s, uint32_t bands, uint32_t rows) noexcept
 {
 	return 1.0 - std::pow(1.0 - std::pow(s, rows), bands);
+}
+
+double mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
+                                   uint32_t min_bands) noexcept
+{
+	if (min_bands <= 1) return mh_lsh_probability(s, bands, rows);
+	if (min_bands > bands) return 0.0;
+	// P[Binomial(bands, p) >= min_bands] with p = s^rows: one minus the
+	// lower terms, each computed from the previous one.
+	const double p = std::pow(s, rows);
+	if (p >= 1.0) return 1.0;
+	if (p <= 0.0) return 0.0;
+	double term = std::pow(1.0 - p, bands);	// P[X = 0]
+	double below = 0.0;
+	for (uint32_t k = 0; k < min_bands; k++)
+	{
+		below += term;
+		term *= (static_cast<double>(bands) - k) / (k + 1) * p / (1.0 - p);
+	}
+	const double at_least = 1.0 - below;
+	return at_least < 0.0 ? 0.0 : at_least;
 }
 
 MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,

@@ -86,7 +86,13 @@ typedef enum MhStatus
 	MH_PARSE_TRUNCATED,			/* binary: fewer bytes than the header says */
 	MH_PARSE_TRAILING,			/* bytes after the last value */
 	MH_PARSE_RESERVED_NONZERO,	/* binary: a reserved byte is set */
-	MH_PARSE_UNKNOWN_FLAGS		/* binary: an undefined flag bit is set */
+	MH_PARSE_UNKNOWN_FLAGS,		/* binary: an undefined flag bit is set */
+
+	/* explaining a match */
+	MH_ERR_TOO_LARGE,			/* input beyond what the core handles */
+	MH_ERR_INTERRUPTED,			/* the interrupt poll asked to stop */
+	MH_ERR_OUT_OF_MEMORY,		/* the core's scratch space */
+	MH_ERR_ARGUMENT				/* min_words < 1, unknown matching, bad confidence */
 } MhStatus;
 
 /* Parameter validation shared by every constructor and by parsing. */
@@ -175,11 +181,17 @@ double		mh_containment(double resemblance, uint64_t size_a,
 uint32_t	mh_max_disagreements(double threshold, uint32_t num_perm) MH_NOEXCEPT;
 
 /*
- * The cheapest layout that finds every pair at or above threshold: if fewer
- * positions disagree than there are bands, some band agrees in every row
- * (pigeonhole).  bands = max_disagreements + 1, rows = num_perm / bands.
- * MH_ERR_BANDS_RANGE when no layout can guarantee it (more bands than values).
+ * The layout an index takes for a threshold: it finds every pair at or above
+ * it, because when fewer positions disagree than there are bands, some band
+ * agrees in every row (pigeonhole), and more precisely at least
+ * bands - max_disagreements bands agree.  bands = max_disagreements + 1 +
+ * MH_LAYOUT_SPARE_BANDS (at most num_perm), rows = num_perm / bands.  The
+ * spare bands make a candidate share 1 + MH_LAYOUT_SPARE_BANDS keys, so one
+ * chance collision of short keys never makes a candidate.
+ * MH_ERR_BANDS_RANGE when no layout can guarantee it (threshold 0).
  */
+#define MH_LAYOUT_SPARE_BANDS 2
+
 MhStatus	mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *bands,
 								 uint32_t *rows) MH_NOEXCEPT;
 
@@ -198,6 +210,13 @@ MhStatus	mh_band_keys(const uint32_t *values, uint32_t num_perm, uint32_t bands,
 double		mh_lsh_probability(double s, uint32_t bands, uint32_t rows) MH_NOEXCEPT;
 
 /*
+ * Probability that a pair of resemblance s agrees in at least min_bands of
+ * the bands: P[Binomial(bands, s^r) >= min_bands].
+ */
+double		mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
+										uint32_t min_bands) MH_NOEXCEPT;
+
+/*
  * The layout minimizing fp_weight * (false positives) + fn_weight * (false
  * negatives), each the integral of the miss probability on its side of the
  * threshold (datasketch's method), over every bands * rows <= num_perm.
@@ -205,6 +224,106 @@ double		mh_lsh_probability(double s, uint32_t bands, uint32_t rows) MH_NOEXCEPT;
 MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
 						  uint32_t *bands, uint32_t *rows, double *false_positive,
 						  double *false_negative) MH_NOEXCEPT;
+
+/* --- explaining a match -------------------------------------------------- */
+
+/*
+ * The words of a document as the tokenizer sees them (the same words and word
+ * hashes minhash() shingles), with where each lies in the text.  The caller
+ * owns the arrays, with room for `capacity` words (mh_words_capacity).
+ */
+typedef struct MhWords
+{
+	uint64_t   *hashes;			/* XXH3-64 of each folded word */
+	uint32_t   *begins;			/* byte offset of the word's first byte */
+	uint32_t   *ends;			/* byte offset just past its last byte */
+	uint64_t	capacity;
+	uint64_t	count;			/* words so far */
+} MhWords;
+
+/* Most words `length` bytes of text can hold. */
+uint64_t	mh_words_capacity(size_t length) MH_NOEXCEPT;
+
+/*
+ * Append the words of text[*position ..] to *words, at least `piece` bytes,
+ * stopping at a word boundary, and advance *position (like mh_tokenize).
+ * Texts of 4 GB and more are refused (MH_ERR_TOO_LARGE).
+ */
+MhStatus	mh_words_scan(const char *text, size_t length, size_t *position, size_t piece,
+						  MhWords *words) MH_NOEXCEPT;
+
+/*
+ * The long computations below poll this now and then; when it returns
+ * non-zero they stop and return MH_ERR_INTERRUPTED, having changed nothing
+ * the caller sees.  It must not longjmp: the glue's version only reads
+ * PostgreSQL's interrupt flags, then the glue calls CHECK_FOR_INTERRUPTS()
+ * once the core has returned.
+ */
+typedef int (*MhInterruptPoll) (void *arg);
+
+/*
+ * Exact resemblance S_R of two documents' word shingles: |A ∩ B| / |A ∪ B|
+ * over the distinct 64-bit shingle hashes minhash(doc, n, shingle_size, seed)
+ * samples (fewer than shingle_size words: one shingle of them all).  1 when
+ * both have no words, 0 when one has none.
+ */
+MhStatus	mh_exact_resemblance(const uint64_t *words_a, uint64_t count_a,
+								 const uint64_t *words_b, uint64_t count_b,
+								 uint32_t shingle_size, int32_t seed,
+								 MhInterruptPoll poll, void *poll_arg,
+								 double *resemblance) MH_NOEXCEPT;
+
+/* How common text is counted (seed 000): */
+typedef enum MhMatching
+{
+	MH_MATCH_LITERAL = 0,		/* one-to-one, longest chunks first */
+	MH_MATCH_INFORMATION = 1	/* repeats count once, overlaps all count */
+} MhMatching;
+
+/* A common chunk: words [a_start, a_start + words) of A equal B's from b_start. */
+typedef struct MhChunk
+{
+	uint64_t	a_start;		/* 0-based word numbers */
+	uint64_t	b_start;
+	uint64_t	words;
+} MhChunk;
+
+typedef struct MhChunkStats
+{
+	uint64_t	common_words;	/* C */
+	uint64_t	longer_words;	/* L */
+	uint64_t	shorter_words;	/* S */
+	uint64_t	chunks;
+	double		s_j;			/* C / (L + S - C); 1 when both are empty */
+	double		s_l;			/* C / L; 1 when both are empty */
+} MhChunkStats;
+
+/* Most chunks two documents of these word counts can have in common. */
+uint64_t	mh_chunks_capacity(uint64_t count_a, uint64_t count_b, uint32_t min_words) MH_NOEXCEPT;
+
+/*
+ * The common chunks of at least min_words words and what they add up to.
+ * chunks may be NULL; otherwise it receives stats->chunks chunks (literal
+ * matching only), ordered by a_start, and must hold mh_chunks_capacity().
+ */
+MhStatus	mh_chunk_match(const uint64_t *words_a, uint64_t count_a,
+						   const uint64_t *words_b, uint64_t count_b,
+						   uint32_t min_words, MhMatching matching,
+						   MhInterruptPoll poll, void *poll_arg,
+						   MhChunkStats *stats, MhChunk *chunks) MH_NOEXCEPT;
+
+/*
+ * Clopper-Pearson interval for a proportion: agreeing positions out of
+ * num_perm, at the given confidence in (0, 1).
+ */
+MhStatus	mh_resemblance_interval(uint32_t agreeing, uint32_t num_perm, double confidence,
+									double *lower, double *upper) MH_NOEXCEPT;
+
+/* The p-quantile of the Beta(a, b) distribution (a, b > 0, p in [0, 1]). */
+double		mh_beta_quantile(double p, double a, double b) MH_NOEXCEPT;
+
+/* The regularized incomplete beta function I_x(a, b). */
+double		mh_incomplete_beta(double x, double a, double b) MH_NOEXCEPT;
 
 /* --- text and binary forms ----------------------------------------------- */
 
@@ -236,6 +355,29 @@ MhStatus	mh_read_binary(const unsigned char *data, size_t length,
 
 /* "words", "chars" or "set" */
 const char *mh_kind_name(uint8_t kind) MH_NOEXCEPT;
+
+/* --- union of signatures (minhash_union) --------------------------------- */
+
+/*
+ * acc[i] = min(acc[i], values[i]): acc becomes the signature of the union of
+ * the two sets (both built with the same parameters).  MH_EMPTY_VALUE is the
+ * identity.
+ */
+void		mh_union_into(uint32_t *acc, const uint32_t *values, uint32_t num_perm) MH_NOEXCEPT;
+
+/*
+ * Estimated number of distinct elements of the set a signature's values
+ * summarize, from the values alone: (n - 1) / sum(value / 2^32) - 1.
+ * Relative error about 1 / sqrt(n - 2).  0 for an empty signature or n < 2.
+ */
+double		mh_estimate_cardinality(const uint32_t *values, uint32_t num_perm) MH_NOEXCEPT;
+
+/*
+ * Size recorded for a union: the larger of its largest part and the rounded
+ * estimate from its values.  Independent of the order parts are combined in.
+ */
+uint64_t	mh_union_size(const uint32_t *values, uint32_t num_perm,
+						  uint64_t largest_part) MH_NOEXCEPT;
 
 #ifdef __cplusplus
 }

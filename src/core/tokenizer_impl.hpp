@@ -1,6 +1,9 @@
 // tokenizer_impl.hpp: the tokenize() loop, inlined into each sink's caller.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -45,6 +48,20 @@ inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *
 }
 #endif
 
+// A sink that defines word_span(begin, end) also learns where each word lies
+// in the text: bytes [begin, end), reported just before its word_end().
+// Other sinks compile to the same loop as before.
+template <typename Sink, typename = void>
+struct SinkWantsSpans : std::false_type
+{
+};
+template <typename Sink>
+struct SinkWantsSpans<
+    Sink, std::void_t<decltype(std::declval<Sink &>().word_span(size_t(), size_t()))>>
+    : std::true_type
+{
+};
+
 template <typename Sink>
 void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece, Sink &sink)
 {
@@ -52,6 +69,8 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 	size_t word_length = 0;
 	bool in_word = false;
 	size_t i = *position;
+	constexpr bool kSpans = SinkWantsSpans<Sink>::value;
+	size_t word_begin = 0, word_stop = 0; // used only when kSpans
 	const size_t stop_after = piece < length - i ? i + piece : length;
 
 	while (i < length)
@@ -67,6 +86,8 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 			}
 			else
 			{
+				if constexpr (kSpans)
+					if (!in_word) word_begin = i;
 #if defined(__SSE2__)
 				while (length - i >= 16)
 				{
@@ -94,6 +115,7 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 					word[word_length++] = folded;
 					i++;
 				}
+				if constexpr (kSpans) word_stop = i;
 				in_word = true;
 				continue; // the byte that ended the run may continue the word
 			}
@@ -105,6 +127,11 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 			i += advance;
 			if (is_word_character(code_point))
 			{
+				if constexpr (kSpans)
+				{
+					if (!in_word) word_begin = i - advance;
+					word_stop = i;
+				}
 				if (word_length + 4 > sizeof word)
 				{
 					sink.word_piece(word, word_length);
@@ -118,13 +145,18 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 		// a separator
 		if (in_word)
 		{
+			if constexpr (kSpans) sink.word_span(word_begin, word_stop);
 			sink.word_end(word, word_length);
 			word_length = 0;
 			in_word = false;
 			if (i >= stop_after) break;
 		}
 	}
-	if (in_word) sink.word_end(word, word_length);
+	if (in_word)
+	{
+		if constexpr (kSpans) sink.word_span(word_begin, word_stop);
+		sink.word_end(word, word_length);
+	}
 	*position = i;
 }
 

@@ -1,0 +1,177 @@
+-- near_dupe_pairs and near_dupe_groups: the self-join through band keys and
+-- greedy pivot groups.
+
+-- Families of edited copies: member m of family f (m = 0 .. 5) replaces
+-- words 10, 20, .. 10m of 60 (each edit changes 5 of 56 shingles, so
+-- neighbours resemble each other about 0.84, members two edits apart 0.70),
+-- and members 2 and 5 add a greeting; a few loners, two identical copies
+-- and two empty documents.
+CREATE TABLE gd (id int, body text, sig minhash);
+INSERT INTO gd (id, body)
+SELECT f * 10 + m,
+       CASE WHEN m % 3 = 2 THEN 'hello there ' ELSE '' END ||
+       (SELECT string_agg(CASE WHEN w <= m * 10 AND w % 10 = 0 THEN 'edit' || w ELSE 'f' || f || 'w' || w END,
+                          ' ' ORDER BY w)
+          FROM generate_series(1, 60) w)
+  FROM generate_series(1, 6) f, generate_series(0, 5) m;
+INSERT INTO gd (id, body) VALUES
+	(71, 'a loner with a few words of its own and nothing else at all'),
+	(72, 'another loner that shares nothing with any of the others here'),
+	(73, 'a copy that exists twice in the table word for word'),
+	(74, 'a copy that exists twice in the table word for word'),
+	(75, ''),
+	(76, '   ...   ');
+UPDATE gd SET sig = minhash(body);
+ANALYZE gd;
+
+-- The pairs are exactly those of the brute-force self-join, at every threshold.
+CREATE FUNCTION pg_temp.pairs_equal_brute_force(t float8) RETURNS TABLE (threshold float8, pairs bigint, missing bigint, extra bigint)
+LANGUAGE sql AS $$
+	WITH found AS (SELECT key_a::int AS a, key_b::int AS b, resemblance FROM near_dupe_pairs('gd', 'id', 'sig', t)),
+	     brute AS (SELECT x.id AS a, y.id AS b, resemblance(x.sig, y.sig) AS resemblance
+	                 FROM gd x JOIN gd y ON x.id < y.id WHERE resembles(x.sig, y.sig, t))
+	SELECT t, (SELECT count(*) FROM found),
+	       (SELECT count(*) FROM (SELECT * FROM brute EXCEPT SELECT * FROM found) m),
+	       (SELECT count(*) FROM (SELECT * FROM found EXCEPT SELECT * FROM brute) e)
+$$;
+SELECT p.* FROM unnest(ARRAY[0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0]) t, pg_temp.pairs_equal_brute_force(t) p;
+
+-- The threshold defaults to minhash.threshold: the pairs of %.
+SET minhash.threshold = 0.7;
+SELECT (SELECT count(*) FROM near_dupe_pairs('gd', 'id', 'sig')) AS pairs,
+       (SELECT count(*) FROM gd x JOIN gd y ON x.id < y.id AND x.sig % y.sig) AS brute_force;
+RESET minhash.threshold;
+
+-- What the pairs look like: key_a sorts before key_b in the key's own order.
+SELECT * FROM near_dupe_pairs('gd', 'id', 'sig', 0.8) WHERE key_a::int < 30 OR key_a::int > 70;
+
+-- The groups, in full at 0.8.
+SELECT * FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
+
+-- The invariants, at several thresholds: every row exactly once; each
+-- member's resemblance to its pivot reaches the threshold and is the one
+-- reported; the pivot is its own member with resemblance 1 and ranks first
+-- in its group (most distinct shingles, then smallest key); group ids are
+-- 1 .. G in pivot order; and the groups are the greedy walk's: each row's
+-- pivot is the best-ranked pivot within the threshold, and no pivot is within
+-- the threshold of a better-ranked pivot.
+CREATE FUNCTION pg_temp.group_violations(t float8) RETURNS TABLE (threshold float8, groups bigint, rows bigint, violations bigint)
+LANGUAGE sql AS $$
+	WITH g AS (SELECT group_id, key::int AS id, pivot::int AS pivot, resemblance FROM near_dupe_groups('gd', 'id', 'sig', t)),
+	     r AS (SELECT g.*, m.sig, minhash_size(m.sig) AS size, p.sig AS pivot_sig, minhash_size(p.sig) AS pivot_size
+	             FROM g JOIN gd m ON m.id = g.id JOIN gd p ON p.id = g.pivot),
+	     pivots AS (SELECT DISTINCT group_id, pivot, pivot_sig, pivot_size FROM r)
+	SELECT t, (SELECT count(DISTINCT group_id) FROM g), (SELECT count(*) FROM g),
+	       (SELECT count(*) FROM gd WHERE id NOT IN (SELECT id FROM g))
+	     + (SELECT count(*) - count(DISTINCT id) FROM g)
+	     + (SELECT count(*) FROM r WHERE resemblance IS DISTINCT FROM resemblance(sig, pivot_sig) OR resemblance < t)
+	     + (SELECT count(*) FROM r WHERE size > pivot_size OR (size = pivot_size AND id < pivot))
+	     + (SELECT count(*) FROM pivots p WHERE NOT EXISTS (SELECT 1 FROM g WHERE g.id = p.pivot AND g.pivot = p.pivot AND g.resemblance = 1))
+	     + (SELECT count(*) FROM (SELECT max(group_id) - count(DISTINCT group_id) AS gap FROM g) x WHERE gap <> 0)
+	     + (SELECT count(*) FROM pivots a JOIN pivots b ON a.group_id < b.group_id
+	         WHERE (a.pivot_size, -a.pivot) < (b.pivot_size, -b.pivot))
+	     + (SELECT count(*) FROM pivots a JOIN pivots b ON a.group_id < b.group_id
+	         WHERE resembles(a.pivot_sig, b.pivot_sig, t))
+	     + (SELECT count(*) FROM r WHERE r.group_id <> (SELECT min(p.group_id) FROM pivots p WHERE resembles(p.pivot_sig, r.sig, t)))
+$$;
+SELECT v.* FROM unnest(ARRAY[0.3, 0.5, 0.7, 0.8, 0.9, 1.0]) t, pg_temp.group_violations(t) v;
+
+-- Deterministic: the same rows inserted in another order (and another
+-- physical layout) give the same groups.
+CREATE TABLE gd_shuffled AS SELECT * FROM gd ORDER BY md5(id::text);
+UPDATE gd_shuffled SET body = body WHERE id % 4 = 0;
+SELECT t,
+       (SELECT count(*) FROM (SELECT group_id, key, pivot, resemblance FROM near_dupe_groups('gd', 'id', 'sig', t)
+                              EXCEPT SELECT group_id, key, pivot, resemblance FROM near_dupe_groups('gd_shuffled', 'id', 'sig', t)) x) AS only_in_gd,
+       (SELECT count(*) FROM (SELECT group_id, key, pivot, resemblance FROM near_dupe_groups('gd_shuffled', 'id', 'sig', t)
+                              EXCEPT SELECT group_id, key, pivot, resemblance FROM near_dupe_groups('gd', 'id', 'sig', t)) x) AS only_in_shuffled
+  FROM unnest(ARRAY[0.5, 0.8]) t;
+SELECT (SELECT array_agg(p ORDER BY p) FROM near_dupe_pairs('gd', 'id', 'sig', 0.6) p)
+     = (SELECT array_agg(p ORDER BY p) FROM near_dupe_pairs('gd_shuffled', 'id', 'sig', 0.6) p) AS same_pairs;
+
+-- Keys keep their own order: 9 before 10 for an integer key, '10' before '9'
+-- for a text key.
+CREATE TABLE gd_int (k int, sig minhash);
+INSERT INTO gd_int VALUES (9, minhash('one two three four five six seven'::text)),
+						  (10, minhash('one two three four five six seven'::text)),
+						  (100, minhash('one two three four five six'::text));
+CREATE TABLE gd_text AS SELECT k::text AS k, sig FROM gd_int;
+SELECT * FROM near_dupe_pairs('gd_int', 'k', 'sig', 0.5);
+SELECT * FROM near_dupe_pairs('gd_text', 'k', 'sig', 0.5);
+SELECT * FROM near_dupe_groups('gd_int', 'k', 'sig', 0.5);
+SELECT * FROM near_dupe_groups('gd_text', 'k', 'sig', 0.5);
+
+-- Null signatures are groups of their own (resemblance null) and in no pair;
+-- null keys sort last.
+CREATE TABLE gd_nulls (k text, sig minhash);
+INSERT INTO gd_nulls VALUES ('a', minhash('one two three four five six seven'::text)), (NULL, minhash('one two three four five six seven'::text)),
+							('b', NULL), (NULL, NULL);
+SELECT * FROM near_dupe_pairs('gd_nulls', 'k', 'sig', 0.5);
+SELECT * FROM near_dupe_groups('gd_nulls', 'k', 'sig', 0.5);
+
+-- No rows, or no signatures: nothing to pair.
+CREATE TABLE gd_empty (k bigint, sig minhash(128));
+SELECT * FROM near_dupe_pairs('gd_empty', 'k', 'sig');
+SELECT * FROM near_dupe_groups('gd_empty', 'k', 'sig');
+INSERT INTO gd_empty VALUES (1, NULL), (2, NULL);
+SELECT * FROM near_dupe_pairs('gd_empty', 'k', 'sig');
+SELECT * FROM near_dupe_groups('gd_empty', 'k', 'sig');
+
+-- Bad arguments.
+\set SHOW_CONTEXT never
+SELECT * FROM near_dupe_pairs('no_such_table', 'id', 'sig');
+SELECT * FROM near_dupe_pairs('gd', 'no_such_column', 'sig');
+SELECT * FROM near_dupe_groups('gd', 'id', 'no_such_column');
+SELECT * FROM near_dupe_pairs('gd', 'id', 'body');
+SELECT * FROM near_dupe_groups('gd', 'id', 'id');
+SELECT * FROM near_dupe_pairs('gd', 'id', 'sig', -0.1);
+SELECT * FROM near_dupe_groups('gd', 'id', 'sig', 1.5);
+SELECT * FROM near_dupe_groups('gd', 'id', 'sig', 'NaN');
+SELECT * FROM near_dupe_pairs('gd', 'id', 'sig', 0);
+SELECT * FROM near_dupe_pairs(NULL, 'id', 'sig');
+SELECT * FROM near_dupe_groups('gd', NULL, 'sig');
+SELECT * FROM near_dupe_pairs('gd', 'id', NULL);
+-- Names are identifiers, never SQL.
+SELECT * FROM near_dupe_pairs('gd', 'id', 'x"; DROP TABLE gd; --');
+SELECT * FROM near_dupe_groups('gd', 'id); DROP TABLE gd; --', 'sig');
+SELECT count(*) AS gd_still_there FROM gd;
+-- A column whose name needs quoting is fine.
+CREATE TABLE gd_quoted ("the key" int, "Sig; --" minhash);
+INSERT INTO gd_quoted SELECT id, sig FROM gd;
+SELECT count(*) FROM near_dupe_pairs('gd_quoted', 'the key', 'Sig; --', 0.8);
+-- Only tables and materialized views: rows are addressed by ctid.
+CREATE VIEW gd_view AS SELECT * FROM gd;
+SELECT * FROM near_dupe_pairs('gd_view', 'id', 'sig');
+CREATE TABLE gd_parted (id int, sig minhash) PARTITION BY RANGE (id);
+SELECT * FROM near_dupe_groups('gd_parted', 'id', 'sig');
+CREATE MATERIALIZED VIEW gd_matview AS SELECT * FROM gd;
+SELECT count(*) FROM near_dupe_pairs('gd_matview', 'id', 'sig', 0.8);
+-- Signatures built differently cannot be compared.
+CREATE TABLE gd_mixed (id int, sig minhash);
+INSERT INTO gd_mixed VALUES (1, minhash('one two three'::text)), (2, minhash('one two three'::text, 64));
+SELECT * FROM near_dupe_groups('gd_mixed', 'id', 'sig');
+UPDATE gd_mixed SET sig = minhash('one two three'::text, 128, 5, 7) WHERE id = 2;
+SELECT * FROM near_dupe_pairs('gd_mixed', 'id', 'sig');
+
+-- The SQLSTATEs.
+CREATE FUNCTION pg_temp.sqlstate(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE statement;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE;
+END $$;
+SELECT s AS statement, pg_temp.sqlstate(s) FROM unnest(ARRAY[
+	$$SELECT near_dupe_pairs('gd', 'no_such_column', 'sig')$$,
+	$$SELECT near_dupe_pairs('gd', 'id', 'body')$$,
+	$$SELECT near_dupe_pairs('gd', 'id', 'sig', 2)$$,
+	$$SELECT near_dupe_pairs('gd', 'id', 'sig', 0)$$,
+	$$SELECT near_dupe_pairs(NULL, 'id', 'sig')$$,
+	$$SELECT near_dupe_pairs('gd_view', 'id', 'sig')$$,
+	$$SELECT near_dupe_pairs('gd_mixed', 'id', 'sig')$$]) s;
+\set SHOW_CONTEXT errors
+
+-- The query that runs, for EXPLAIN.
+SELECT near_dupe_query('gd', 'id', 'sig', 0.8) LIKE '%minhash_bands(s.sig, 28, 4)%' AS uses_bands;
+
+DROP TABLE gd, gd_shuffled, gd_int, gd_text, gd_nulls, gd_empty, gd_quoted, gd_parted, gd_mixed CASCADE;

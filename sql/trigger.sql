@@ -1,0 +1,148 @@
+-- minhash_flag_duplicates(): a BEFORE INSERT OR UPDATE row trigger that sets
+-- a flag column to the key of the most similar other row at or above a
+-- threshold, or NULL.
+CREATE FUNCTION trg_sig(lo integer, hi integer, lo2 integer DEFAULT 1, hi2 integer DEFAULT 0) RETURNS minhash
+	LANGUAGE sql IMMUTABLE AS $$
+	SELECT minhash(array(SELECT 'e' || i FROM generate_series(lo, hi) i
+						 UNION ALL SELECT 'e' || i FROM generate_series(lo2, hi2) i), 128) $$;
+
+CREATE TABLE flag_docs (id integer PRIMARY KEY, sig minhash(128), dup_of bigint);
+CREATE INDEX flag_docs_sig ON flag_docs USING gin (sig);
+CREATE TRIGGER flag_dups BEFORE INSERT OR UPDATE ON flag_docs FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.6');
+
+-- 50 is the first: nothing to duplicate.  20 (J = 0.67 with 50) and 30
+-- (J = 0.90 with 50, 0.67 with 20) are flagged with the most similar row.
+INSERT INTO flag_docs (id, sig) VALUES (50, trg_sig(1, 100));
+INSERT INTO flag_docs (id, sig) VALUES (20, trg_sig(1, 80, 201, 220));
+INSERT INTO flag_docs (id, sig) VALUES (30, trg_sig(1, 95, 101, 105));
+-- 40 is a copy of 50; 60 too, and ties with 40 and 50: the smaller key wins.
+INSERT INTO flag_docs (id, sig) VALUES (40, trg_sig(1, 100));
+INSERT INTO flag_docs (id, sig) VALUES (60, trg_sig(1, 100));
+-- Unrelated, and no signature: NULL.
+INSERT INTO flag_docs (id, sig) VALUES (70, trg_sig(1001, 1100));
+INSERT INTO flag_docs (id, sig) VALUES (80, NULL);
+-- One statement, two copies: the second sees the first (rows processed
+-- earlier by the same statement are visible to the trigger's query).
+INSERT INTO flag_docs (id, sig) VALUES (90, trg_sig(2001, 2100)), (91, trg_sig(2001, 2100));
+SELECT d.id, d.dup_of, round(resemblance(d.sig, o.sig)::numeric, 3) AS resemblance
+  FROM flag_docs d LEFT JOIN flag_docs o ON o.id = d.dup_of ORDER BY d.id;
+
+-- UPDATE flags again, never with the row itself: 50 now finds 40 (tie with
+-- 60), not itself, even when its key changes.
+UPDATE flag_docs SET dup_of = NULL WHERE id = 50;
+SELECT id, dup_of FROM flag_docs WHERE id = 50;
+UPDATE flag_docs SET id = 65 WHERE id = 60;
+SELECT id, dup_of FROM flag_docs WHERE id = 65;
+-- A new signature: 30 becomes a copy of 70; a NULL one clears the flag.
+UPDATE flag_docs SET sig = trg_sig(1001, 1100) WHERE id = 30;
+UPDATE flag_docs SET sig = NULL WHERE id = 91;
+SELECT id, dup_of FROM flag_docs WHERE id IN (30, 91) ORDER BY id;
+
+-- The lookup uses the band index.  The trigger's query, prepared the same way:
+SET enable_seqscan = off;
+SET plan_cache_mode = force_generic_plan;
+PREPARE flag_lookup(minhash, float8, tid) AS
+	SELECT t.id FROM ONLY public.flag_docs t
+	 WHERE t.sig OPERATOR(public.%>) public.minhash_query($1, $2) AND t.id IS NOT NULL
+	   AND ($3 IS NULL OR t.ctid OPERATOR(pg_catalog.<>) $3)
+	 ORDER BY public.resemblance(t.sig, $1) DESC, t.id LIMIT 1;
+EXPLAIN (COSTS OFF) EXECUTE flag_lookup(trg_sig(1, 100), 0.6, NULL);
+DEALLOCATE flag_lookup;
+RESET plan_cache_mode;
+RESET enable_seqscan;
+
+-- It works whatever the search_path (everything in its query is qualified).
+CREATE TEMP TABLE trg_new AS SELECT trg_sig(1001, 1100) AS sig;
+SET search_path = pg_catalog;
+INSERT INTO public.flag_docs (id, sig) SELECT 95, sig FROM pg_temp.trg_new;
+RESET search_path;
+SELECT id, dup_of FROM flag_docs WHERE id = 95;
+
+-- The key column as fourth argument, for a table without a primary key; the
+-- flag column may be of any type the key converts to on assignment.
+CREATE TABLE flag_refs (ref text, sig minhash(128), dup_ref varchar(10));
+CREATE TRIGGER flag_dups BEFORE INSERT OR UPDATE ON flag_refs FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_ref', '0.8', 'ref');
+INSERT INTO flag_refs VALUES ('b', trg_sig(1, 100), 'stale'), ('a', trg_sig(1, 100), NULL),
+							 (NULL, trg_sig(1, 100), NULL), ('c', trg_sig(1, 100), NULL);
+SELECT ref, dup_ref FROM flag_refs ORDER BY ref;
+CREATE TABLE flag_text_flag (id integer PRIMARY KEY, sig minhash(128), dup_of text);
+CREATE TRIGGER flag_dups BEFORE INSERT ON flag_text_flag FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '1');
+INSERT INTO flag_text_flag VALUES (7, trg_sig(1, 10), NULL), (8, trg_sig(1, 10), NULL);
+SELECT id, dup_of FROM flag_text_flag ORDER BY id;
+
+-- Names that look like SQL are only names.
+CREATE TABLE "flag ""docs""; DROP TABLE flag_docs; --" (
+	"id); DROP TABLE flag_docs; --" integer PRIMARY KEY,
+	"sig""; DROP TABLE flag_docs; --" minhash(128),
+	"dup'); DROP TABLE flag_docs; --" integer);
+CREATE TRIGGER "t""; DROP TABLE flag_docs; --" BEFORE INSERT OR UPDATE ON "flag ""docs""; DROP TABLE flag_docs; --"
+	FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig"; DROP TABLE flag_docs; --',
+														  'dup''); DROP TABLE flag_docs; --', '0.5');
+INSERT INTO "flag ""docs""; DROP TABLE flag_docs; --" VALUES (1, trg_sig(1, 10), NULL), (2, trg_sig(1, 10), NULL);
+SELECT "id); DROP TABLE flag_docs; --", "dup'); DROP TABLE flag_docs; --"
+  FROM "flag ""docs""; DROP TABLE flag_docs; --" ORDER BY 1;
+SELECT count(*) AS flag_docs_rows FROM flag_docs;
+
+-- Every wrong use is an error that says what is wrong.  The trigger manager
+-- does not check a trigger's arguments: they are read on the first row.
+CREATE FUNCTION trg_error(statement text, OUT code text, OUT message text, OUT detail text, OUT hint text)
+	LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE statement;
+	code := 'none';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS code = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+							detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+END $$;
+CREATE TABLE flag_bad (id integer PRIMARY KEY DEFAULT 1, sig minhash(128), body text, done boolean, dup_of integer,
+					   gen minhash GENERATED ALWAYS AS (trg_sig(1, id)) STORED);
+CREATE TABLE flag_nokey (id integer, sig minhash(128), dup_of integer);
+CREATE TABLE flag_twokey (a integer DEFAULT 1, b integer DEFAULT 1, sig minhash(128), dup_of integer, PRIMARY KEY (a, b));
+CREATE FUNCTION trg_try(tbl text, args text, timing text DEFAULT 'BEFORE INSERT',
+						level text DEFAULT 'ROW', OUT code text, OUT message text, OUT detail text, OUT hint text)
+	LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('DROP TRIGGER IF EXISTS bad ON %I', tbl);
+	EXECUTE format('CREATE TRIGGER bad %s ON %I FOR EACH %s EXECUTE FUNCTION minhash_flag_duplicates(%s)',
+				   timing, tbl, level, args);
+	SELECT * INTO code, message, detail, hint
+	  FROM trg_error(format('INSERT INTO %I (sig) VALUES (trg_sig(1, 10))', tbl));
+END $$;
+SET client_min_messages = warning;
+\x on
+SELECT 'arguments' AS case, * FROM trg_try('flag_bad', $$'sig', 'dup_of'$$)
+UNION ALL SELECT 'five arguments', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', 'id', 'x'$$)
+UNION ALL SELECT 'missing column', * FROM trg_try('flag_bad', $$'nope', 'dup_of', '0.8'$$)
+UNION ALL SELECT 'quoted name', * FROM trg_try('flag_bad', $$'"sig"', 'dup_of', '0.8'$$)
+UNION ALL SELECT 'system column', * FROM trg_try('flag_bad', $$'sig', 'ctid', '0.8'$$)
+UNION ALL SELECT 'missing key', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', 'nope'$$)
+UNION ALL SELECT 'not minhash', * FROM trg_try('flag_bad', $$'body', 'dup_of', '0.8'$$)
+UNION ALL SELECT 'generated', * FROM trg_try('flag_bad', $$'gen', 'dup_of', '0.8'$$)
+UNION ALL SELECT 'flag type', * FROM trg_try('flag_bad', $$'sig', 'done', '0.8'$$)
+UNION ALL SELECT 'flag is key', * FROM trg_try('flag_bad', $$'sig', 'id', '0.8'$$)
+UNION ALL SELECT 'threshold word', * FROM trg_try('flag_bad', $$'sig', 'dup_of', 'high'$$)
+UNION ALL SELECT 'threshold > 1', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '1.5'$$)
+UNION ALL SELECT 'threshold < 0', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '-0.1'$$)
+UNION ALL SELECT 'threshold NaN', * FROM trg_try('flag_bad', $$'sig', 'dup_of', 'NaN'$$)
+UNION ALL SELECT 'threshold empty', * FROM trg_try('flag_bad', $$'sig', 'dup_of', ''$$)
+UNION ALL SELECT 'threshold SQL', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.5) OR (true'$$)
+UNION ALL SELECT 'no primary key', * FROM trg_try('flag_nokey', $$'sig', 'dup_of', '0.8'$$)
+UNION ALL SELECT 'two-column key', * FROM trg_try('flag_twokey', $$'sig', 'dup_of', '0.8'$$)
+UNION ALL SELECT 'AFTER', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8'$$, 'AFTER INSERT')
+UNION ALL SELECT 'statement', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8'$$, 'BEFORE INSERT', 'STATEMENT');
+SELECT 'DELETE' AS case, * FROM trg_error($$
+	CREATE TRIGGER bad_delete BEFORE DELETE ON flag_docs FOR EACH ROW
+		EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+	DELETE FROM flag_docs WHERE id = 95$$);
+SELECT 'direct call' AS case, * FROM trg_error('SELECT minhash_flag_duplicates()');
+\x off
+RESET client_min_messages;
+-- (nothing was inserted or deleted by the failing statements)
+SELECT (SELECT count(*) FROM flag_bad) AS flag_bad, (SELECT count(*) FROM flag_docs) AS flag_docs;
+
+DROP TABLE flag_docs, flag_refs, flag_text_flag, "flag ""docs""; DROP TABLE flag_docs; --",
+	flag_bad, flag_nokey, flag_twokey;
+DROP FUNCTION trg_try(text, text, text, text), trg_error(text), trg_sig(integer, integer, integer, integer);
