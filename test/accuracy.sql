@@ -9,29 +9,15 @@
 SET work_mem = '512MB';
 CREATE EXTENSION IF NOT EXISTS minhash;
 
-CREATE TEMP TABLE acc_shingles AS
-SELECT id, unnest(shingle_hashes(body)) AS h FROM spam_messages;
-CREATE TEMP TABLE acc_sizes AS SELECT id, count(*) AS n FROM acc_shingles GROUP BY id;
-
--- Shared shingles of every pair that shares any (the inverted index join).
-CREATE TEMP TABLE acc_common AS
-SELECT a.id AS id_a, b.id AS id_b, count(*) AS common
-  FROM acc_shingles a JOIN acc_shingles b ON a.h = b.h AND a.id < b.id
- GROUP BY 1, 2;
-
-CREATE TEMP TABLE acc_pairs AS
-SELECT id_a, id_b, common::float8 / (sa.n + sb.n - common) AS j
-  FROM acc_common
-  JOIN acc_sizes sa ON sa.id = id_a
-  JOIN acc_sizes sb ON sb.id = id_b
- WHERE common::float8 / (sa.n + sb.n - common) >= 0.3;
+\set min_j 0.3
+\ir corpus/exact_pairs.sql
 
 CREATE TEMP TABLE acc_signatures AS
 SELECT id, minhash(body, 128) AS sig128, minhash(body, 256) AS sig256 FROM spam_messages;
 
 CREATE TEMP TABLE acc_estimates AS
 SELECT n, j, CASE n WHEN 128 THEN resemblance(a.sig128, b.sig128) ELSE resemblance(a.sig256, b.sig256) END AS r
-  FROM acc_pairs
+  FROM exact_pairs
   JOIN acc_signatures a ON a.id = id_a
   JOIN acc_signatures b ON b.id = id_b
  CROSS JOIN (VALUES (128), (256)) AS sizes(n);
@@ -41,7 +27,7 @@ SELECT n, j, CASE n WHEN 128 THEN resemblance(a.sig128, b.sig128) ELSE resemblan
 SELECT count(*) AS pairs_j_ge_0_3,
        count(*) FILTER (WHERE j >= 0.8) AS pairs_j_ge_0_8,
        count(*) FILTER (WHERE j = 1) AS identical_shingle_sets
-  FROM acc_pairs;
+  FROM exact_pairs;
 
 \echo 'Estimate vs exact, per number of hash values:'
 CREATE TEMP TABLE acc_result AS
@@ -86,7 +72,7 @@ CREATE TEMP TABLE acc_seed_signatures AS
 SELECT id, seed, minhash(body, 128, 5, seed) AS sig FROM spam_messages, generate_series(1, 4) AS seed;
 SELECT a.seed, round(avg(resemblance(a.sig, b.sig) - j)::numeric, 5) AS mean_error,
        round(100 * avg((abs(resemblance(a.sig, b.sig) - j) <= 1.96 * sqrt(j * (1 - j) / 128))::int)::numeric, 2) AS pct_inside_1_96_sigma
-  FROM acc_pairs
+  FROM exact_pairs
   JOIN acc_seed_signatures a ON a.id = id_a
   JOIN acc_seed_signatures b ON b.id = id_b AND b.seed = a.seed
  GROUP BY a.seed ORDER BY a.seed;

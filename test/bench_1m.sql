@@ -14,20 +14,11 @@ SET max_parallel_maintenance_workers = 0;
 SET maintenance_work_mem = '1GB';
 SET jit = off;
 
-SELECT to_regclass('bench_docs') IS NULL AS generate_corpus \gset
-\if :generate_corpus
 \ir corpus/generate_1m.sql
-\endif
 SELECT count(*) AS documents, pg_size_pretty(sum(octet_length(body))) AS text FROM bench_docs;
 SELECT * FROM lsh_index_layout(0.8, 128);
 
-CREATE FUNCTION pg_temp.elapsed_s(statement text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-	started timestamptz := clock_timestamp();
-BEGIN
-	EXECUTE statement;
-	RETURN extract(epoch FROM clock_timestamp() - started);
-END $$;
+\ir lib/elapsed.sql
 
 -- One index at a time (each is dropped after its lookups), so that every
 -- build and every lookup sees the same machine.

@@ -12,21 +12,12 @@
 CREATE EXTENSION IF NOT EXISTS minhash;
 SET jit = off;
 
-SELECT to_regclass('bench_docs') IS NULL AS generate_corpus \gset
-\if :generate_corpus
 \ir corpus/generate_1m.sql
-\endif
 SELECT count(*) AS documents, pg_size_pretty(pg_table_size('bench_docs')) AS table_size FROM bench_docs;
 SELECT * FROM lsh_index_layout(0.8, 128);
 SHOW work_mem;
 
-CREATE FUNCTION pg_temp.elapsed_s(statement text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-	started timestamptz := clock_timestamp();
-BEGIN
-	EXECUTE statement;
-	RETURN extract(epoch FROM clock_timestamp() - started);
-END $$;
+\ir lib/elapsed.sql
 
 -- Each stage of a query: EXPLAIN ANALYZE's nodes in plan order, with the
 -- time of the node itself (its total less its children's) and the

@@ -13,14 +13,8 @@
 SET work_mem = '512MB';
 CREATE EXTENSION IF NOT EXISTS minhash;
 
-CREATE TEMP TABLE rc_shingles AS SELECT id, unnest(shingle_hashes(body)) AS h FROM spam_messages;
-CREATE TEMP TABLE rc_sizes AS SELECT id, count(*) AS n FROM rc_shingles GROUP BY id;
-CREATE TEMP TABLE rc_pairs AS
-SELECT id_a, id_b, common::float8 / (sa.n + sb.n - common) AS j
-  FROM (SELECT a.id AS id_a, b.id AS id_b, count(*) AS common
-          FROM rc_shingles a JOIN rc_shingles b ON a.h = b.h AND a.id < b.id GROUP BY 1, 2) c
-  JOIN rc_sizes sa ON sa.id = id_a JOIN rc_sizes sb ON sb.id = id_b
- WHERE common::float8 / (sa.n + sb.n - common) >= 0.85;
+\set min_j 0.85
+\ir corpus/exact_pairs.sql
 
 CREATE TEMP TABLE rc_docs AS SELECT id, minhash(body) AS sig FROM spam_messages;
 CREATE INDEX ON rc_docs USING gin (sig);
@@ -31,7 +25,7 @@ SET enable_seqscan = off;
 CREATE TEMP TABLE rc_found AS
 SELECT q.id AS id_a, d.id AS id_b
   FROM rc_docs q CROSS JOIN LATERAL (SELECT id FROM rc_docs WHERE sig % q.sig) d
- WHERE q.id IN (SELECT id_a FROM rc_pairs);
+ WHERE q.id IN (SELECT id_a FROM exact_pairs);
 RESET enable_seqscan;
 
 -- P[Binomial(n, p) >= k]
@@ -63,7 +57,7 @@ CREATE TEMP TABLE rc_result AS
 SELECT p.j, f.id_a IS NOT NULL AS found,
        (SELECT count(*) FROM unnest(minhash_bands(a.sig, l.bands, l.rows), minhash_bands(b.sig, l.bands, l.rows)) k(x, y)
          WHERE x = y) >= l.min_bands AS band_candidate
-  FROM rc_pairs p CROSS JOIN rc_layout l
+  FROM exact_pairs p CROSS JOIN rc_layout l
   JOIN rc_docs a ON a.id = p.id_a JOIN rc_docs b ON b.id = p.id_b
   LEFT JOIN rc_found f ON f.id_a = p.id_a AND f.id_b = p.id_b;
 
@@ -85,7 +79,7 @@ DO $$
 DECLARE
 	missed bigint;
 BEGIN
-	SELECT count(*) INTO missed FROM rc_pairs p JOIN rc_docs a ON a.id = p.id_a JOIN rc_docs b ON b.id = p.id_b
+	SELECT count(*) INTO missed FROM exact_pairs p JOIN rc_docs a ON a.id = p.id_a JOIN rc_docs b ON b.id = p.id_b
 	 WHERE a.sig % b.sig AND NOT EXISTS (SELECT 1 FROM rc_found f WHERE f.id_a = p.id_a AND f.id_b = p.id_b);
 	IF missed > 0 THEN
 		RAISE EXCEPTION 'recall: the index missed % pairs that %% finds', missed;

@@ -26,6 +26,7 @@
 //   A text with fewer than w words is one chunk of what it has, as in
 //   minhash(): it matches only an identical short text.
 #include <algorithm>
+#include <deque>
 #include <new>
 #include <queue>
 #include <vector>
@@ -200,92 +201,262 @@ InformationSide information_side(const std::vector<uint32_t> &mine, uint64_t wor
 	return side;
 }
 
+// Words [a, a + words) of A equal words [b, b + words) of B.  Word numbers
+// fit 32 bits (the entry point refuses longer texts), which halves the
+// memory of the candidate list.
 struct Run
 {
-	uint64_t a, b, words;
+	uint32_t a, b, words;
 };
 
-// Longest first, then first in A, then first in B.
+// Longest first, then first in A, then first in B.  Two candidates never
+// tie: runs on one diagonal are disjoint, and so are the pieces of a run.
+inline bool comes_before(const Run &x, const Run &y)
+{
+	if (x.words != y.words) return x.words > y.words;
+	if (x.a != y.a) return x.a < y.a;
+	return x.b < y.b;
+}
+
 struct RunAfter
 {
-	bool operator()(const Run &x, const Run &y) const
-	{
-		if (x.words != y.words) return x.words < y.words;
-		if (x.a != y.a) return x.a > y.a;
-		return x.b > y.b;
-	}
+	bool operator()(const Run &x, const Run &y) const { return comes_before(y, x); }
 };
 
-std::vector<Run> literal_chunks(const WindowIds &ids, uint64_t count_a, uint64_t count_b,
-                                uint32_t w, Poller &poller)
+// Rank of each window among the occurrences of the same window in its text,
+// and B's windows grouped by window, in text order within a group.
+struct Occurrences
+{
+	std::vector<uint32_t> rank_a, rank_b;
+	std::vector<uint64_t> start_b; // group of window id: [start_b[id], start_b[id + 1])
+	std::vector<uint32_t> where_b;
+};
+
+Occurrences occurrences_of(const WindowIds &ids, Poller &poller)
 {
 	const uint64_t wa = ids.a.size(), wb = ids.b.size();
-	// Rank of each window among the occurrences of the same window in its
-	// text, and B's occurrences grouped by window.
+	Occurrences occ;
 	std::vector<uint32_t> seen(ids.distinct, 0);
-	std::vector<uint32_t> rank_a(wa), rank_b(wb);
-	for (uint64_t i = 0; i < wa; i++) rank_a[i] = seen[ids.a[i]]++;
+	occ.rank_a.resize(wa);
+	occ.rank_b.resize(wb);
+	for (uint64_t i = 0; i < wa; i++) occ.rank_a[i] = seen[ids.a[i]]++;
 	std::fill(seen.begin(), seen.end(), 0);
-	for (uint64_t j = 0; j < wb; j++) rank_b[j] = seen[ids.b[j]]++;
-	std::vector<uint64_t> start_b(ids.distinct + 1, 0);
-	for (uint32_t id = 0; id < ids.distinct; id++) start_b[id + 1] = start_b[id] + seen[id];
-	std::vector<uint32_t> where_b(wb);
-	for (uint64_t j = 0; j < wb; j++) where_b[start_b[ids.b[j]] + rank_b[j]] = static_cast<uint32_t>(j);
+	for (uint64_t j = 0; j < wb; j++) occ.rank_b[j] = seen[ids.b[j]]++;
+	occ.start_b.assign(ids.distinct + 1, 0);
+	for (uint32_t id = 0; id < ids.distinct; id++) occ.start_b[id + 1] = occ.start_b[id] + seen[id];
+	occ.where_b.resize(wb);
+	for (uint64_t j = 0; j < wb; j++)
+		occ.where_b[occ.start_b[ids.b[j]] + occ.rank_b[j]] = static_cast<uint32_t>(j);
 	poller.tick(4 * (wa + wb));
+	return occ;
+}
 
-	auto anchor = [&](uint64_t i, uint64_t j)
+// The candidate runs.  Those of k + 1 <= kShortLengths anchors (w + k
+// words) in short_[k] as a << 32 | b, in (a, b) order; these are most of
+// them, and the length goes without saying.  Longer ones in long_, in no
+// particular order.
+struct Candidates
+{
+	static constexpr uint32_t kShortLengths = 4096;
+	std::vector<std::deque<uint64_t>> short_;
+	std::vector<Run> long_;
+};
+
+// Walks the candidates in comes_before order.
+class CandidateWalk
+{
+public:
+	CandidateWalk(Candidates &candidates, uint32_t w) : candidates_(candidates), w_(w)
 	{
-		if (ids.a[i] != ids.b[j]) return false;
-		const uint32_t s = rank_a[i], t = rank_b[j];
-		return (s > t ? s - t : t - s) <= kRankReach;
-	};
+		std::sort(candidates_.long_.begin(), candidates_.long_.end(), comes_before);
+		group_ = candidates_.short_.size();
+		find_next();
+	}
+	bool done() const { return done_; }
+	const Run &next() const { return next_; }
+	void advance()
+	{
+		if (in_long_) long_next_++;
+		else candidates_.short_[group_].pop_front();
+		find_next();
+	}
 
-	std::priority_queue<Run, std::vector<Run>, RunAfter> queue;
+private:
+	void find_next()
+	{
+		in_long_ = long_next_ < candidates_.long_.size();
+		if (in_long_)
+		{
+			next_ = candidates_.long_[long_next_];
+			return;
+		}
+		while (group_ > 0 && candidates_.short_[group_ - 1].empty()) candidates_.short_[--group_].shrink_to_fit();
+		done_ = group_ == 0;
+		if (done_) return;
+		const std::deque<uint64_t> &group = candidates_.short_[group_ - 1];
+		next_ = Run{static_cast<uint32_t>(group.front() >> 32), static_cast<uint32_t>(group.front()),
+		            static_cast<uint32_t>(group_ - 1 + w_)};
+	}
+
+	Candidates &candidates_;
+	const uint32_t w_;
+	size_t long_next_ = 0, group_ = 0;
+	bool in_long_ = false, done_ = false;
+	Run next_{0, 0, 0};
+};
+
+// The candidate runs: maximal diagonals of anchor pairs (i, j), in words.
+//
+// The anchors of window i are a slice of its group in B, in text order.
+// (i, j) continues a run when (i - 1, j - 1) is an anchor, i.e. when j - 1
+// is in the previous window's slice: one merge of two short sorted lists per
+// window, instead of looking up each anchor's neighbours at random.  A run
+// is filed under its length when its diagonal stops.  Runs of one length
+// stop in the order of their start in A, and at one place in A in the
+// order of their start in B: each group comes out ordered by (a, b).
+Candidates diagonal_runs(const WindowIds &ids, uint32_t w, Poller &poller)
+{
+	const uint64_t wa = ids.a.size();
+	const Occurrences occ = occurrences_of(ids, poller);
+	struct Open
+	{
+		uint32_t j;    // B window of this diagonal at the current window of A
+		uint32_t a, b; // where its run starts
+	};
+	constexpr uint32_t kSlice = 2 * kRankReach + 1; // most anchors of one window
+	std::vector<Open> previous(kSlice), current(kSlice);
+	uint32_t open_before = 0;
+	Candidates out;
+	auto close = [&](const Open &open, uint64_t end_i)
+	{ // the diagonal's last anchor is at end_i - 1
+		const uint64_t anchors = end_i - open.a;
+		if (anchors > Candidates::kShortLengths)
+			out.long_.push_back(Run{open.a, open.b, static_cast<uint32_t>(anchors + w - 1)});
+		else
+		{
+			if (out.short_.size() < anchors) out.short_.resize(anchors);
+			out.short_[anchors - 1].push_back(uint64_t(open.a) << 32 | open.b);
+		}
+	};
 	for (uint64_t i = 0; i < wa; i++)
 	{
 		const uint32_t id = ids.a[i];
-		const uint64_t occurrences = start_b[id + 1] - start_b[id];
-		if (occurrences == 0) continue;
-		const uint64_t s = rank_a[i];
+		const uint64_t occurrences = occ.start_b[id + 1] - occ.start_b[id];
+		const uint64_t s = occ.rank_a[i];
 		const uint64_t from = s > kRankReach ? s - kRankReach : 0;
 		const uint64_t to = std::min<uint64_t>(occurrences, s + kRankReach + 1);
+		const uint32_t *slice = occ.where_b.data() + occ.start_b[id];
+		uint32_t open_now = 0, p = 0;
 		for (uint64_t t = from; t < to; t++)
 		{
-			const uint64_t j = where_b[start_b[id] + t];
-			poller.tick();
-			if (i > 0 && j > 0 && anchor(i - 1, j - 1)) continue; // not the start of its run
-			uint64_t d = 1;
-			while (i + d < wa && j + d < wb && anchor(i + d, j + d)) d++;
-			poller.tick(d);
-			queue.push(Run{i, j, d + w - 1});
+			const uint32_t j = slice[t];
+			while (p < open_before && uint64_t(previous[p].j) + 1 < j) close(previous[p++], i);
+			const bool continued = p < open_before && uint64_t(previous[p].j) + 1 == j;
+			current[open_now++] = continued ? Open{j, previous[p].a, previous[p].b}
+			                                : Open{j, static_cast<uint32_t>(i), j};
+			p += continued;
 		}
+		while (p < open_before) close(previous[p++], i);
+		poller.tick(1 + open_now);
+		std::swap(previous, current);
+		open_before = open_now;
+	}
+	for (uint32_t p = 0; p < open_before; p++) close(previous[p], wa);
+	return out;
+}
+
+// One bit per word of a text: taken by a chunk yet?
+class TakenWords
+{
+public:
+	explicit TakenWords(uint64_t words) : bits_(words / 64 + 2, 0) {}
+
+	// Bits p .. p + 63 (bit k = word p + k); words past the end read as free.
+	uint64_t from(uint64_t p) const
+	{
+		const uint64_t q = p / 64, r = p % 64;
+		uint64_t out = bits_[q] >> r;
+		if (r != 0) out |= bits_[q + 1] << (64 - r);
+		return out;
+	}
+	void take(uint64_t p, uint64_t count)
+	{
+		for (uint64_t k = p; k < p + count; k++) bits_[k / 64] |= uint64_t(1) << (k % 64);
 	}
 
-	std::vector<bool> taken_a(count_a, false), taken_b(count_b, false);
-	std::vector<Run> chunks;
-	while (!queue.empty())
+private:
+	std::vector<uint64_t> bits_;
+};
+
+// The maximal stretches of `run` whose words are free in both texts, as
+// pieces of the run, in order.
+void free_stretches(const Run &run, const TakenWords &taken_a, const TakenWords &taken_b,
+                    std::vector<Run> *out)
+{
+	out->clear();
+	bool in_stretch = false;
+	uint32_t begin = 0;
+	for (uint32_t d = 0; d < run.words; d += 64)
 	{
-		const Run run = queue.top();
-		queue.pop();
-		// The stretches of this run whose words are still free in both texts.
-		std::vector<Run> free_parts;
-		uint64_t d = 0;
-		while (d < run.words)
+		const uint32_t block = std::min<uint32_t>(64, run.words - d);
+		uint64_t busy = taken_a.from(run.a + d) | taken_b.from(run.b + d);
+		if (block < 64) busy |= ~uint64_t(0) << block; // the run ends here
+		uint32_t p = 0;
+		while (p < block)
 		{
-			while (d < run.words && (taken_a[run.a + d] || taken_b[run.b + d])) d++;
-			const uint64_t begin = d;
-			while (d < run.words && !taken_a[run.a + d] && !taken_b[run.b + d]) d++;
-			if (d - begin >= w) free_parts.push_back(Run{run.a + begin, run.b + begin, d - begin});
+			const uint64_t next = (in_stretch ? busy : ~busy) >> p;
+			if (next == 0) break; // the block ends in the same state
+			p += static_cast<uint32_t>(__builtin_ctzll(next));
+			if (in_stretch)
+				out->push_back(Run{run.a + begin, run.b + begin, d + p - begin});
+			else
+				begin = d + p;
+			in_stretch = !in_stretch;
 		}
+	}
+	if (in_stretch) out->push_back(Run{run.a + begin, run.b + begin, run.words - begin});
+}
+
+// Greedy tiling over the candidate runs: take the first run in
+// comes_before order whose words are all free; a run partly taken gives way
+// to its free stretches of at least w words, which compete as runs of their
+// own.  The candidates are visited in one sorted pass, merged with a heap of
+// such stretches; a stretch is shorter than the run it came from, so it
+// always sorts after the candidate being looked at.
+std::vector<Run> literal_chunks(const WindowIds &ids, uint64_t count_a, uint64_t count_b,
+                                uint32_t w, Poller &poller)
+{
+	Candidates candidates = diagonal_runs(ids, w, poller);
+	CandidateWalk walk(candidates, w);
+	poller.tick(candidates.long_.size());
+	std::priority_queue<Run, std::vector<Run>, RunAfter> stretches;
+	TakenWords taken_a(count_a), taken_b(count_b);
+	std::vector<Run> chunks, free_parts;
+	while (!walk.done() || !stretches.empty())
+	{
+		Run run;
+		if (!stretches.empty() && (walk.done() || comes_before(stretches.top(), walk.next())))
+		{
+			run = stretches.top();
+			stretches.pop();
+		}
+		else
+		{
+			run = walk.next();
+			walk.advance();
+		}
+		free_stretches(run, taken_a, taken_b, &free_parts);
 		poller.tick(run.words);
 		if (free_parts.size() == 1 && free_parts[0].words == run.words)
 		{
-			for (uint64_t k = 0; k < run.words; k++) taken_a[run.a + k] = taken_b[run.b + k] = true;
+			taken_a.take(run.a, run.words);
+			taken_b.take(run.b, run.words);
 			chunks.push_back(run);
 		}
 		else
 		{
-			for (const Run &part : free_parts) queue.push(part);
+			for (const Run &part : free_parts)
+				if (part.words >= w) stretches.push(part);
 		}
 	}
 	std::sort(chunks.begin(), chunks.end(), [](const Run &x, const Run &y) { return x.a < y.a; });
