@@ -47,7 +47,7 @@ REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report a
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17
 SHLIB_LINK = -lstdc++
-EXTRA_CLEAN = test/core/core_test test/core/*.o
+EXTRA_CLEAN = test/core/core_test test/core/*.o test/fuzz/build
 
 # Our functions are called through fmgr, so JIT has nothing to inline, and
 # C++ bitcode would need a clang matching the server's LLVM: skip bitcode.
@@ -74,3 +74,22 @@ test/core/core_test: test/core/core_test.cpp $(CORE_SOURCES) src/core/*.h src/co
 .PHONY: core-test
 core-test: test/core/core_test
 	test/core/core_test
+
+# libFuzzer harnesses (test/fuzz, see test/fuzz/README): the engine alone,
+# built by clang 14 with coverage, AddressSanitizer and UBSan.
+# Run them with `bash test/fuzz/run.sh [SECONDS] [HARNESS...]`.
+FUZZ_CXX ?= clang++-14
+FUZZ_HARNESSES = text_parse binary_recv builder band_keys chunk_match
+FUZZ_DIR = test/fuzz/build
+FUZZ_FLAGS = -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -Isrc/core
+FUZZ_CORE_OBJS = $(patsubst src/core/%.cpp,$(FUZZ_DIR)/core/%.o,$(CORE_SOURCES))
+$(FUZZ_DIR)/core/%.o: src/core/%.cpp src/core/*.h src/core/*.hpp src/core/*.inc test/fuzz/coverage_ignore.txt
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
+		-fsanitize-coverage-ignorelist=test/fuzz/coverage_ignore.txt -c -o $@ $<
+$(FUZZ_DIR)/fuzz_%: test/fuzz/fuzz_%.cpp test/fuzz/fuzz_common.hpp $(FUZZ_CORE_OBJS)
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CORE_OBJS)
+
+.PHONY: fuzz
+fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))

@@ -404,13 +404,16 @@ COMMENT ON FUNCTION resemblance_interval(minhash, minhash, double precision) IS 
 -- take the groups as a table (a stored result of near_dupe_groups, with its
 -- columns group_id, key, pivot, resemblance), so that grouping runs once.
 -- They read tables by name, possibly temporary ones: STABLE, PARALLEL
--- RESTRICTED.
+-- RESTRICTED.  Their search_path is pinned, so that no operator or function
+-- planted in a schema of the caller's path can stand in for a built-in one
+-- (regclass arguments print schema-qualified under it).
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION near_dupe_summary(group_table regclass)
 	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
 				  review_without_grouping bigint, review_with_grouping bigint, review_saved_pct numeric)
-	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
 	RETURN QUERY EXECUTE format($q$
 		SELECT count(*), count(DISTINCT g.group_id),
@@ -426,7 +429,8 @@ COMMENT ON FUNCTION near_dupe_summary(regclass) IS 'documents, groups, singleton
 
 CREATE FUNCTION near_dupe_histogram(group_table regclass)
 	RETURNS TABLE(group_size bigint, groups bigint, documents bigint, bar text)
-	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
 	RETURN QUERY EXECUTE format($q$
 		SELECT size, count(*), sum(size)::bigint,
@@ -441,7 +445,8 @@ COMMENT ON FUNCTION near_dupe_histogram(regclass) IS 'number of groups and docum
 CREATE FUNCTION near_dupe_group_stats(group_table regclass)
 	RETURNS TABLE(group_id bigint, pivot text, size bigint, avg_resemblance double precision,
 				  min_resemblance double precision)
-	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
 	-- The pivot's resemblance to itself (1) is left out of the averages.
 	RETURN QUERY EXECUTE format($q$
@@ -459,7 +464,8 @@ CREATE FUNCTION near_dupe_group_detail(group_table regclass, source regclass, ke
 									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
 	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
 				  s_l double precision, marked text)
-	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED AS $$
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
 	key_type text;
 	text_type text;

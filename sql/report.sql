@@ -38,4 +38,15 @@ SELECT * FROM near_dupe_summary('no_such_table');
 SELECT * FROM near_dupe_summary(NULL);
 SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', NULL);
 
+-- A hostile operator in a schema earlier on the path, matching the report's
+-- numeric * bigint better than the built-in numeric * numeric, is not used.
+CREATE SCHEMA report_hostile;
+CREATE FUNCTION report_hostile.times(numeric, bigint) RETURNS numeric LANGUAGE sql AS 'SELECT -1::numeric';
+CREATE OPERATOR report_hostile.* (LEFTARG = numeric, RIGHTARG = bigint, FUNCTION = report_hostile.times);
+SET search_path = report_hostile, public;
+SELECT 100.0 * 5::bigint AS hostile_operator_in_effect;
+SELECT review_saved_pct FROM near_dupe_summary('report_groups');
+RESET search_path;
+DROP SCHEMA report_hostile CASCADE;
+
 DROP TABLE report_docs, report_groups, report_none;

@@ -28,6 +28,8 @@ EXTRA_SUITES=(
     test/explain_accuracy.sh
     test/explain_benchmark.sh
     test/group_accuracy.sh
+    test/fuzz.sh
+    test/fuzz_sql.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

@@ -22,11 +22,13 @@
 //   is exact unless some window occurs more than R + 1 times in a text,
 //   and costs at most (2R + 1) anchors per window (a text of one word
 //   repeated a million times included).
+//   The runs are found in one pass over A, filed by length, and visited
+//   longest first once; a run found partly taken gives way to its free
+//   stretches of w words or more, which wait in a small heap.
 //
 //   A text with fewer than w words is one chunk of what it has, as in
 //   minhash(): it matches only an identical short text.
 #include <algorithm>
-#include <deque>
 #include <new>
 #include <queue>
 #include <vector>
@@ -258,7 +260,7 @@ Occurrences occurrences_of(const WindowIds &ids, Poller &poller)
 struct Candidates
 {
 	static constexpr uint32_t kShortLengths = 4096;
-	std::vector<std::deque<uint64_t>> short_;
+	std::vector<std::vector<uint64_t>> short_;
 	std::vector<Run> long_;
 };
 
@@ -277,7 +279,7 @@ public:
 	void advance()
 	{
 		if (in_long_) long_next_++;
-		else candidates_.short_[group_].pop_front();
+		else short_next_++;
 		find_next();
 	}
 
@@ -290,17 +292,21 @@ private:
 			next_ = candidates_.long_[long_next_];
 			return;
 		}
-		while (group_ > 0 && candidates_.short_[group_ - 1].empty()) candidates_.short_[--group_].shrink_to_fit();
+		while (group_ > 0 && short_next_ == candidates_.short_[group_ - 1].size())
+		{
+			std::vector<uint64_t>().swap(candidates_.short_[--group_]);
+			short_next_ = 0;
+		}
 		done_ = group_ == 0;
 		if (done_) return;
-		const std::deque<uint64_t> &group = candidates_.short_[group_ - 1];
-		next_ = Run{static_cast<uint32_t>(group.front() >> 32), static_cast<uint32_t>(group.front()),
+		const uint64_t packed = candidates_.short_[group_ - 1][short_next_];
+		next_ = Run{static_cast<uint32_t>(packed >> 32), static_cast<uint32_t>(packed),
 		            static_cast<uint32_t>(group_ - 1 + w_)};
 	}
 
 	Candidates &candidates_;
 	const uint32_t w_;
-	size_t long_next_ = 0, group_ = 0;
+	size_t long_next_ = 0, group_ = 0, short_next_ = 0;
 	bool in_long_ = false, done_ = false;
 	Run next_{0, 0, 0};
 };

@@ -89,20 +89,34 @@ double mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
 {
 	if (min_bands <= 1) return mh_lsh_probability(s, bands, rows);
 	if (min_bands > bands) return 0.0;
-	// P[Binomial(bands, p) >= min_bands] with p = s^rows: one minus the
-	// lower terms, each computed from the previous one.
+	// P[Binomial(bands, p) >= min_bands] with p = s^rows: the sum of the
+	// terms on the shorter side of min_bands (one minus it for the lower
+	// side).  Each term is computed on its own in log space: a running
+	// product from P[X = 0] = (1 - p)^bands gave 1 whenever that first term
+	// underflowed (p near 1, or many bands), whatever the true tail.
 	const double p = std::pow(s, rows);
 	if (p >= 1.0) return 1.0;
 	if (p <= 0.0) return 0.0;
-	double term = std::pow(1.0 - p, bands);	// P[X = 0]
-	double below = 0.0;
-	for (uint32_t k = 0; k < min_bands; k++)
+	const double log_p = std::log(p), log_q = std::log1p(-p);
+	const double log_bands_factorial = std::lgamma(static_cast<double>(bands) + 1.0);
+	auto term = [&](uint32_t k) {
+		return std::exp(log_bands_factorial - std::lgamma(k + 1.0) -
+		                std::lgamma(static_cast<double>(bands - k) + 1.0) + k * log_p +
+		                static_cast<double>(bands - k) * log_q);
+	};
+	double at_least;
+	if (bands - min_bands < min_bands)
 	{
-		below += term;
-		term *= (static_cast<double>(bands) - k) / (k + 1) * p / (1.0 - p);
+		at_least = 0.0;
+		for (uint32_t k = bands; k >= min_bands; k--) at_least += term(k);
 	}
-	const double at_least = 1.0 - below;
-	return at_least < 0.0 ? 0.0 : at_least;
+	else
+	{
+		double below = 0.0;
+		for (uint32_t k = 0; k < min_bands; k++) below += term(k);
+		at_least = 1.0 - below;
+	}
+	return at_least < 0.0 ? 0.0 : (at_least > 1.0 ? 1.0 : at_least);
 }
 
 MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,

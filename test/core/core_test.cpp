@@ -22,7 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <queue>
 #include <random>
 #include <set>
 #include <sstream>
@@ -3021,6 +3023,121 @@ void test_chunk_degenerate()
 	         MH_ERR_INTERRUPTED, "the poll stops exact resemblance");
 }
 
+// The literal matcher as first written (a priority queue of diagonal runs,
+// re-examined after every pick), kept as the reference for the faster one:
+// the same anchors (the k-th occurrence of a window in A paired with
+// occurrences k-32 .. k+32 in B), the same greedy order.  Texts of w words
+// or more.
+std::vector<RefChunk> queue_literal(const std::vector<uint64_t> &a, const std::vector<uint64_t> &b,
+                                    uint32_t w)
+{
+	constexpr uint64_t reach = 32;
+	std::map<std::vector<uint64_t>, uint32_t> numbers;
+	auto ids_of = [&](const std::vector<uint64_t> &x)
+	{
+		std::vector<uint32_t> ids;
+		for (size_t i = 0; i + w <= x.size(); i++)
+			ids.push_back(numbers.emplace(std::vector<uint64_t>(x.begin() + i, x.begin() + i + w),
+			                              static_cast<uint32_t>(numbers.size()))
+			                  .first->second);
+		return ids;
+	};
+	const std::vector<uint32_t> ia = ids_of(a), ib = ids_of(b);
+	std::vector<uint64_t> rank_a(ia.size()), rank_b(ib.size());
+	std::map<uint32_t, std::vector<uint64_t>> in_b; // id -> B windows, in order
+	std::map<uint32_t, uint64_t> seen;
+	for (size_t i = 0; i < ia.size(); i++) rank_a[i] = seen[ia[i]]++;
+	seen.clear();
+	for (size_t j = 0; j < ib.size(); j++) rank_b[j] = seen[ib[j]]++, in_b[ib[j]].push_back(j);
+	auto anchor = [&](uint64_t i, uint64_t j)
+	{
+		return ia[i] == ib[j] && (rank_a[i] > rank_b[j] ? rank_a[i] - rank_b[j] : rank_b[j] - rank_a[i]) <= reach;
+	};
+	auto after = [](const RefChunk &x, const RefChunk &y)
+	{
+		if (x.words != y.words) return x.words < y.words;
+		return x.a != y.a ? x.a > y.a : x.b > y.b;
+	};
+	std::priority_queue<RefChunk, std::vector<RefChunk>, decltype(after)> queue(after);
+	for (size_t i = 0; i < ia.size(); i++)
+		for (uint64_t j : in_b[ia[i]])
+		{
+			if (!anchor(i, j) || (i > 0 && j > 0 && anchor(i - 1, j - 1))) continue;
+			uint64_t d = 1;
+			while (i + d < ia.size() && j + d < ib.size() && anchor(i + d, j + d)) d++;
+			queue.push({i, j, d + w - 1});
+		}
+	std::vector<bool> ta(a.size()), tb(b.size());
+	std::vector<RefChunk> out;
+	while (!queue.empty())
+	{
+		const RefChunk run = queue.top();
+		queue.pop();
+		std::vector<RefChunk> parts;
+		for (uint64_t d = 0; d < run.words;)
+		{
+			while (d < run.words && (ta[run.a + d] || tb[run.b + d])) d++;
+			const uint64_t begin = d;
+			while (d < run.words && !ta[run.a + d] && !tb[run.b + d]) d++;
+			if (d - begin >= w) parts.push_back({run.a + begin, run.b + begin, d - begin});
+		}
+		if (parts.size() == 1 && parts[0].words == run.words)
+		{
+			for (uint64_t d = 0; d < run.words; d++) ta[run.a + d] = tb[run.b + d] = true;
+			out.push_back(run);
+		}
+		else
+			for (const RefChunk &part : parts) queue.push(part);
+	}
+	std::sort(out.begin(), out.end(), [](const RefChunk &x, const RefChunk &y) { return x.a < y.a; });
+	return out;
+}
+
+// Larger texts than brute force can check, with windows repeated far more
+// than 33 times (so the rank limit decides which pairs are anchors): the
+// chunks are those of the reference, one by one.
+void test_chunk_queue_reference()
+{
+	g_section = "chunk matching vs the priority-queue reference";
+	std::mt19937_64 rng(77);
+	int same = 0, cases = 0, beyond_reach = 0;
+	for (int c = 0; c < 60; c++)
+	{
+		const uint64_t alphabet = 2 + rng() % 40;
+		const uint32_t w = static_cast<uint32_t>(1 + rng() % 7);
+		// Phrases drawn from a small stock, so that whole passages repeat.
+		std::vector<std::vector<uint64_t>> stock;
+		for (int k = 0; k < 1 + int(rng() % 12); k++) stock.push_back(random_sequence(rng, 3 + rng() % 30, alphabet));
+		std::vector<uint64_t> a;
+		while (a.size() < 500u + 60u * c)
+		{
+			const std::vector<uint64_t> &phrase = stock[rng() % stock.size()];
+			if (rng() % 3) a.insert(a.end(), phrase.begin(), phrase.end());
+			else a.push_back(1000 + rng() % (alphabet * 4));
+		}
+		std::vector<uint64_t> b = a;
+		const uint64_t every = 5 + rng() % 60;
+		for (size_t k = rng() % every; k < b.size(); k += every) b[k] = 5000 + rng() % 3;
+		const size_t cut = rng() % b.size();
+		std::rotate(b.begin(), b.begin() + cut, b.end());
+		if (rng() % 2) b.insert(b.end(), a.begin(), a.begin() + a.size() / 4);
+		MhStatus status;
+		std::vector<MhChunk> chunks;
+		run_match(a, b, w, MH_MATCH_LITERAL, &chunks, &status);
+		std::vector<RefChunk> got;
+		for (const MhChunk &chunk : chunks) got.push_back({chunk.a_start, chunk.b_start, chunk.words});
+		same += status == MH_OK && got == queue_literal(a, b, w);
+		std::map<std::vector<uint64_t>, int> occurrences;
+		int most = 0;
+		for (size_t i = 0; i + w <= a.size(); i++)
+			most = std::max(most, ++occurrences[std::vector<uint64_t>(a.begin() + i, a.begin() + i + w)]);
+		beyond_reach += most > 33;
+		cases++;
+	}
+	CHECK_EQ(same, cases, "literal chunks are the priority-queue reference's");
+	CHECK(beyond_reach > cases / 2, "most cases repeat a window more than 33 times");
+}
+
 void test_interval()
 {
 	g_section = "resemblance interval";
@@ -3161,6 +3278,7 @@ int main()
 	run(test_chunk_examples, "chunk examples");
 	run(test_chunk_random, "chunk matching vs brute force");
 	run(test_chunk_degenerate, "chunk matching, degenerate input");
+	run(test_chunk_queue_reference, "chunk matching vs the priority-queue reference");
 	run(test_interval, "resemblance interval");
 	run(test_union, "union");
 	if (timing)
