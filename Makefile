@@ -42,7 +42,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report aggregate trigger group
+REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report aggregate trigger group security
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17

@@ -1,25 +1,27 @@
 -- Index = sequential scan, differentially (run by test/differential.sh in a
--- database of its own).  A deterministic corpus of 102,350 rows, over 10,000
+-- database of its own).  A deterministic corpus of 102,350 rows and 11,197
 -- (query signature, threshold) pairs with thresholds from 0 to 1, through
 -- sig % q (minhash.threshold set per query), sig %> minhash_query(q, t) and
 -- resembles(sig, q, t): the rows a GIN index scan returns (enable_seqscan
--- off, bitmap scans on; the plan is checked) must be exactly the rows a
--- sequential scan returns (bitmap scans off).  Prints one line per check and
--- a summary; ends with an error if any check found a difference.
+-- off, bitmap scans on; the plan of each run is checked) must be exactly the
+-- rows a sequential scan returns (bitmap scans off).  Three indexes in turn:
+-- the default, (bands = 16, rows = 8) and (key_bits = 16).  Prints one line
+-- per check and a summary; ends with an error if any check found a
+-- difference.
 --
 -- Where the time goes.  A query whose threshold the index layout cannot
 -- guarantee (28 bands of 4 at n = 128 guarantee t > 100/128 = 0.78125;
 -- 16 bands of 8 guarantee t > 112/128 = 0.875) reads the whole index and
 -- rechecks every row: about half a second on 100,000 rows.  So the bulk of
 -- the queries (t in (0.78125, 1]) runs against the large table; only a few
--- of the rest (t = 0, just above 0, 0.5, 0.78125 and just below) run on it,
--- and 250 more low thresholds run on a 3,600-row subset with its own index.
--- The sequential-scan answer of the banded queries comes from one join
--- (each query signature against every row, once, kept if it passes the
--- lowest banded threshold through %>; a query keeps the pairs whose
--- resemblance reaches its threshold); 40 of them are also run one by one as
--- literal sequential scans through each form and compared with the join.
--- Every other reference answer is a literal sequential scan per query.
+-- of the rest (t = 0 twice, 1e-9, 0.5, 0.78125 and just below) run on it,
+-- and 250 more low thresholds (10 of them 0) run on a 2,630-row subset with
+-- its own index.  The sequential-scan answer of the banded queries comes
+-- from one join (each query signature against every row, once, kept if it
+-- passes the lowest banded threshold through %>; a query keeps the pairs
+-- whose resemblance reaches its threshold); 36 of them are also run one by
+-- one as literal sequential scans through each form and compared with the
+-- join.  Every other reference answer is a literal sequential scan per query.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS minhash;

@@ -24,13 +24,13 @@ BEGIN
 END $$;
 
 -- Signatures recomputed here equal the stored ones, to the byte.
-SELECT pg_temp.rt_require(count(*) = 2000 AND bool_and(minhash_send(sig) = minhash_send(minhash(body))
+SELECT pg_temp.rt_require(count(*) = 1000 AND bool_and(minhash_send(sig) = minhash_send(minhash(body))
                                                  AND minhash_send(sig256) = minhash_send(minhash(body, 256))
                                                  AND minhash_send(sig_chars) = minhash_send(minhash_chars(body))
                                                  AND minhash_send(sig_set) = minhash_send(minhash(string_to_array(body, ' '), 64, 7))
                                                  AND minhash_send(sig_k3) = minhash_send(minhash(body, 128, 3, 42))),
-                          'stored signatures = signatures computed now (2000 rows, 5 kinds)')
-  FROM rt_docs WHERE id < 2000;
+                          'stored signatures = signatures computed now (1000 rows, 5 kinds)')
+  FROM rt_docs WHERE id < 1000;
 SELECT pg_temp.rt_require(minhash_size(sig) = 0 AND minhash_size(sig256) = 0 AND sig::text LIKE '%:size=0:%'
                           AND (SELECT sig FROM rt_docs WHERE id = 5001) = sig,
                           'the empty signature')
@@ -82,13 +82,16 @@ SELECT pg_temp.rt_require(count(*) = (SELECT count(*) FROM rt_docs)
 \copy (SELECT sig256 FROM rt_docs WHERE id = 1) TO 'rt_copy.bin' WITH (FORMAT binary)
 CREATE TEMP TABLE rt_copy128 (sig minhash(128));
 SAVEPOINT before_wrong_typmod;
+\echo '(an error is expected here:)'
 \set ON_ERROR_STOP off
 \copy rt_copy128 FROM 'rt_copy.bin' WITH (FORMAT binary)
 \set ON_ERROR_STOP on
 ROLLBACK TO SAVEPOINT before_wrong_typmod;
 SELECT pg_temp.rt_require(count(*) = 0, 'COPY BINARY refuses 256 values for minhash(128)') FROM rt_copy128;
 
--- The indexes are used, and return what a sequential scan returns.
+-- The indexes are used, and return what a sequential scan returns.  (Few
+-- queries: these rows are wide, their signatures are TOASTed, and a
+-- sequential-scan join detoasts one for every pair.)
 CREATE TEMP TABLE rt_plans (what text, plan text);
 CREATE FUNCTION pg_temp.rt_hits(use_index bool) RETURNS TABLE (form text, query int, hit int) LANGUAGE plpgsql AS $$
 BEGIN
@@ -96,9 +99,9 @@ BEGIN
 	PERFORM set_config('enable_bitmapscan', CASE WHEN use_index THEN 'on' ELSE 'off' END, true);
 	PERFORM set_config('enable_indexscan', 'off', true);
 	PERFORM set_config('minhash.threshold', '0.9', true);
-	RETURN QUERY SELECT '%', q.id, d.id FROM rt_docs q JOIN rt_docs d ON d.sig % q.sig WHERE q.id % 5 = 0;
-	RETURN QUERY SELECT '%>', q.id, d.id FROM rt_docs q JOIN rt_docs d ON d.sig %> q.q WHERE q.id % 10 = 1;
-	RETURN QUERY SELECT 'sig256 resembles', q.id, d.id FROM rt_docs q JOIN rt_docs d ON resembles(d.sig256, q.sig256, 0.75) WHERE q.id % 5 = 2;
+	RETURN QUERY SELECT '%', q.id, d.id FROM rt_docs q JOIN rt_docs d ON d.sig % q.sig WHERE q.id % 40 = 0;
+	RETURN QUERY SELECT '%>', q.id, d.id FROM rt_docs q JOIN rt_docs d ON d.sig %> q.q WHERE q.id % 40 = 1;
+	RETURN QUERY SELECT 'sig256 resembles', q.id, d.id FROM rt_docs q JOIN rt_docs d ON resembles(d.sig256, q.sig256, 0.75) WHERE q.id % 40 = 2;
 END $$;
 CREATE FUNCTION pg_temp.rt_plan(sql text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -121,7 +124,7 @@ CREATE TEMP TABLE rt_by_scan AS SELECT * FROM pg_temp.rt_hits(false);
 SELECT form, count(*) AS rows, count(DISTINCT query) AS queries FROM rt_by_scan GROUP BY form ORDER BY form;
 SELECT pg_temp.rt_require((SELECT count(*) FROM (SELECT * FROM rt_by_index EXCEPT ALL SELECT * FROM rt_by_scan) a) = 0
                           AND (SELECT count(*) FROM (SELECT * FROM rt_by_scan EXCEPT ALL SELECT * FROM rt_by_index) b) = 0
-                          AND (SELECT count(*) FROM rt_by_scan) > 1000,
+                          AND (SELECT count(*) FROM rt_by_scan) > 100,
                           'index = sequential scan (' || (SELECT count(*) FROM rt_by_scan) || ' rows)');
 
 -- The trigger: rows flagged at insert kept their flags, and it still flags.
@@ -129,12 +132,12 @@ SELECT pg_temp.rt_require(count(*) FILTER (WHERE id >= 6000) = 10 AND count(*) F
                           'flags set at insert time kept (' || count(*) || ' flagged rows)')
   FROM rt_docs WHERE dup_of IS NOT NULL;
 INSERT INTO rt_docs (id, body, sig)
-SELECT 7000, body || ' copied again', minhash(body || ' copied again') FROM rt_docs WHERE id = 1234;
+SELECT 7000, body || ' copied again', minhash(body || ' copied again') FROM rt_docs WHERE id = 734;
 INSERT INTO rt_docs (id, body, sig) VALUES (7001, 'nothing like anything else here', minhash('nothing like anything else here'::text));
-UPDATE rt_docs SET body = body WHERE id = 1234;
-SELECT id, dup_of FROM rt_docs WHERE id IN (7000, 7001, 1234) ORDER BY id;
+UPDATE rt_docs SET body = body WHERE id = 734;
+SELECT id, dup_of FROM rt_docs WHERE id IN (7000, 7001, 734) ORDER BY id;
 SELECT pg_temp.rt_require((SELECT dup_of FROM rt_docs WHERE id = 7000) IS NOT NULL
                           AND (SELECT dup_of FROM rt_docs WHERE id = 7001) IS NULL
-                          AND (SELECT dup_of FROM rt_docs WHERE id = 1234) IS NOT NULL,
+                          AND (SELECT dup_of FROM rt_docs WHERE id = 734) IS NOT NULL,
                           'the trigger flags a near-copy on INSERT and UPDATE, and not a new text');
 ROLLBACK;

@@ -24,14 +24,14 @@ CREATE INDEX rt_docs_sig256 ON rt_docs USING gin (sig256 gin_minhash_ops (thresh
 CREATE TRIGGER rt_flag BEFORE INSERT OR UPDATE ON rt_docs
 	FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
 
--- 100 families of 20: a base of 50 words and members with a few words
+-- 50 families of 20: a base of 50 words and members with a few words
 -- replaced.  One row per statement, so the trigger of each member sees the
 -- members inserted before it.
 DO $$
 DECLARE
 	doc text;
 BEGIN
-	FOR f IN 0..99 LOOP
+	FOR f IN 0..49 LOOP
 		FOR m IN 0..19 LOOP
 			SELECT string_agg(CASE WHEN m > 0 AND (hashint4(f * 64 + w) & 63) < m
 			                       THEN 'edit' || m || '_' || w

@@ -30,6 +30,10 @@ EXTRA_SUITES=(
     test/group_accuracy.sh
     test/fuzz.sh
     test/fuzz_sql.sh
+    test/differential.sh
+    test/dump_restore.sh
+    test/pg_upgrade.sh
+    test/crash_recovery_short.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

@@ -34,7 +34,8 @@ JOBS="${FUZZ_JOBS:-1}"
 BUILD=test/fuzz/build
 
 echo "==> fuzz: building harnesses (make fuzz)"
-make -s fuzz >"$BUILD.log" 2>&1 || { cat "$BUILD.log" >&2; echo "fuzz: build failed" >&2; exit 1; }
+mkdir -p "$BUILD"
+make -s fuzz >"$BUILD/make.log" 2>&1 || { cat "$BUILD/make.log" >&2; echo "fuzz: build failed" >&2; exit 1; }
 
 # fuzz_one HARNESS: one libFuzzer run; its summary line goes to $BUILD/logs/HARNESS.summary
 fuzz_one() {
