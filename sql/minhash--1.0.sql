@@ -180,9 +180,17 @@ CREATE FUNCTION minhash_query_in(cstring) RETURNS minhash_query
 CREATE FUNCTION minhash_query_out(minhash_query) RETURNS cstring
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+CREATE FUNCTION minhash_query_recv(internal) RETURNS minhash_query
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION minhash_query_send(minhash_query) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE TYPE minhash_query (
 	INPUT = minhash_query_in,
 	OUTPUT = minhash_query_out,
+	RECEIVE = minhash_query_recv,
+	SEND = minhash_query_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
 	STORAGE = external
@@ -190,6 +198,8 @@ CREATE TYPE minhash_query (
 
 COMMENT ON FUNCTION minhash_query_in(cstring) IS 'text input of a minhash_query: threshold:signature';
 COMMENT ON FUNCTION minhash_query_out(minhash_query) IS 'text output of a minhash_query: threshold:signature';
+COMMENT ON FUNCTION minhash_query_recv(internal) IS 'binary input of a minhash_query: float8 threshold, then a minhash in binary';
+COMMENT ON FUNCTION minhash_query_send(minhash_query) IS 'binary output of a minhash_query: float8 threshold, then a minhash in binary';
 COMMENT ON TYPE minhash_query IS 'a signature and the resemblance threshold a query asks for: the right operand of %>';
 
 CREATE FUNCTION minhash_query(sig minhash, threshold double precision) RETURNS minhash_query

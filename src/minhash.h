@@ -55,6 +55,8 @@ extern double minhash_signature_resemblance(const MinHash *a, const MinHash *b);
 /* minhash_io.c */
 extern Datum minhash_in(PG_FUNCTION_ARGS);
 extern Datum minhash_out(PG_FUNCTION_ARGS);
+extern Datum minhash_recv(PG_FUNCTION_ARGS);
+extern Datum minhash_send(PG_FUNCTION_ARGS);
 
 /* minhash_query.c */
 extern MinHash *minhash_query_signature(Datum datum, double *threshold);

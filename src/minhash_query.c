@@ -8,12 +8,14 @@
  *
  * Text form: the threshold, a colon, then the signature's text form:
  *	  0.7:v1:words:k=5:seed=0:size=93:n=128:...
+ * Binary form: the threshold as a float8, then the signature's binary form.
  */
 #include "postgres.h"
 
 #include <math.h>
 
 #include "fmgr.h"
+#include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 
@@ -98,6 +100,46 @@ minhash_query_out(PG_FUNCTION_ARGS)
 	char	   *signature = DatumGetCString(DirectFunctionCall1(minhash_out, PointerGetDatum(sig)));
 
 	PG_RETURN_CSTRING(psprintf("%s:%s", float8out_internal(threshold), signature));
+}
+
+PG_FUNCTION_INFO_V1(minhash_query_recv);
+Datum
+minhash_query_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	double		threshold;
+	Datum		sig;
+
+	if (buf->len - buf->cursor < (int) sizeof(float8))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary value for type %s", "minhash_query"),
+				 errdetail("The value is shorter than its threshold.")));
+	threshold = pq_getmsgfloat8(buf);
+	if (isnan(threshold) || threshold < 0.0 || threshold > 1.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary value for type %s", "minhash_query"),
+				 errdetail("The threshold must be a number between 0 and 1.")));
+	/* The rest is a minhash's binary form, checked by its own receive. */
+	sig = DirectFunctionCall3(minhash_recv, PointerGetDatum(buf),
+							  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	PG_RETURN_POINTER(make_query((MinHash *) DatumGetPointer(sig), threshold));
+}
+
+PG_FUNCTION_INFO_V1(minhash_query_send);
+Datum
+minhash_query_send(PG_FUNCTION_ARGS)
+{
+	double		threshold;
+	MinHash    *sig = minhash_query_signature(PG_GETARG_DATUM(0), &threshold);
+	bytea	   *signature = DatumGetByteaPP(DirectFunctionCall1(minhash_send, PointerGetDatum(sig)));
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendfloat8(&buf, threshold);
+	pq_sendbytes(&buf, VARDATA_ANY(signature), VARSIZE_ANY_EXHDR(signature));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
 PG_FUNCTION_INFO_V1(minhash_query_match);
