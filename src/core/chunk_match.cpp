@@ -503,11 +503,12 @@ extern "C"
 	                        MhInterruptPoll poll, void *poll_arg, MhChunkStats *stats,
 	                        MhChunk *chunks) noexcept
 	{
-		try
-		{
-			if (stats == nullptr || min_words < 1 ||
-			    (matching != MH_MATCH_LITERAL && matching != MH_MATCH_INFORMATION))
-				return MH_ERR_ARGUMENT;
+		// The mode is read here, before the body: its checks run no code that
+		// throws, and the body then uses plain flags.
+		const bool literal = matching == MH_MATCH_LITERAL;
+		const bool information = matching == MH_MATCH_INFORMATION;
+		if (stats == nullptr || min_words < 1 || !(literal || information)) return MH_ERR_ARGUMENT;
+		return guarded([&]() -> MhStatus {
 			if (count_a >= kNone || count_b >= kNone) return MH_ERR_TOO_LARGE;
 			Poller poller(poll, poll_arg);
 			MhChunkStats out{};
@@ -522,7 +523,7 @@ extern "C"
 				out.chunks = same ? 1 : 0;
 				out.longer_words = std::max(count_a, count_b);
 				out.shorter_words = std::min(count_a, count_b);
-				if (same && chunks != nullptr && matching == MH_MATCH_LITERAL)
+				if (same && chunks != nullptr && literal)
 					chunks[0] = MhChunk{0, 0, count_a};
 				finish_stats(&out);
 				*stats = out;
@@ -533,7 +534,7 @@ extern "C"
 			const std::vector<uint64_t> hb = window_hashes(words_b, count_b, w, poller);
 			const WindowIds ids = number_windows(ha, hb, poller);
 
-			if (matching == MH_MATCH_INFORMATION)
+			if (information)
 			{
 				std::vector<uint32_t> first_a(ids.distinct, kNone), first_b(ids.distinct, kNone);
 				for (uint64_t i = ids.a.size(); i-- > 0;) first_a[ids.a[i]] = static_cast<uint32_t>(i);
@@ -561,19 +562,7 @@ extern "C"
 			finish_stats(&out);
 			*stats = out;
 			return MH_OK;
-		}
-		catch (const Interrupted &)
-		{
-			return MH_ERR_INTERRUPTED;
-		}
-		catch (const std::bad_alloc &)
-		{
-			return MH_ERR_OUT_OF_MEMORY;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 } // extern "C"

@@ -72,8 +72,7 @@ extern "C"
 	                              uint32_t shingle_size, int32_t seed, MhInterruptPoll poll,
 	                              void *poll_arg, double *resemblance) noexcept
 	{
-		try
-		{
+		return guarded([&]() -> MhStatus {
 			if (resemblance == nullptr || shingle_size < MH_MIN_SHINGLE_SIZE ||
 			    shingle_size > MH_MAX_SHINGLE_SIZE)
 				return MH_ERR_SHINGLE_SIZE_RANGE;
@@ -105,19 +104,7 @@ extern "C"
 			*resemblance = static_cast<double>(common) /
 			               static_cast<double>(a.size() + b.size() - common);
 			return MH_OK;
-		}
-		catch (const Interrupted &)
-		{
-			return MH_ERR_INTERRUPTED;
-		}
-		catch (const std::bad_alloc &)
-		{
-			return MH_ERR_OUT_OF_MEMORY;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 } // extern "C"

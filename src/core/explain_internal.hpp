@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -19,6 +20,29 @@ namespace minhash
 struct Interrupted
 {
 };
+
+// Runs an entry point's body, turning what it throws into a status: the
+// one place where the explain functions' exceptions stop.
+template <typename Body>
+MhStatus guarded(Body &&body) noexcept
+{
+	try
+	{
+		return body();
+	}
+	catch (const Interrupted &)
+	{
+		return MH_ERR_INTERRUPTED;
+	}
+	catch (const std::bad_alloc &)
+	{
+		return MH_ERR_OUT_OF_MEMORY;
+	}
+	catch (...)
+	{
+		return MH_ERR_INTERNAL;
+	}
+}
 
 // Calls the poll once per `every` units of work.
 class Poller
