@@ -21,7 +21,8 @@ CORE_OBJS = \
 	src/core/chunk_match.o \
 	src/core/exact_resemblance.o \
 	src/core/explain_words.o \
-	src/core/interval.o
+	src/core/interval.o \
+	src/core/fault_injection.o
 
 # The glue: one C file per SQL concern.
 GLUE_OBJS = \
@@ -38,14 +39,26 @@ GLUE_OBJS = \
 	src/minhash_query.o \
 	src/minhash_type.o \
 	src/minhash_explain.o \
-	src/minhash_interval.o
+	src/minhash_interval.o \
+	src/minhash_fetch.o \
+	src/minhash_fault.o
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report aggregate trigger group security
+REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report aggregate trigger group security bad_input
+
+# Isolation tests (pg_isolation_regress, run by make installcheck after
+# REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
+ISOLATION = trigger_concurrent_insert
+ISOLATION_OPTS = --inputdir=test/isolation
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17
+# Test build only (test/fault_injection.sh builds it in a copy of the tree):
+# compiles a throw point into every core boundary (src/core/boundary.hpp).
+ifeq ($(FAULT_INJECTION),1)
+PG_CPPFLAGS += -DMH_FAULT_INJECTION
+endif
 SHLIB_LINK = -lstdc++
 EXTRA_CLEAN = test/core/core_test test/core/*.o test/fuzz/build
 

@@ -74,3 +74,17 @@ SELECT minhash(doc) IS NOT NULL FROM build_big;
 RESET statement_timeout;
 SELECT minhash_size(minhash(doc)) AS five_distinct_shingles FROM build_big;
 DROP TABLE build_big;
+
+-- A document stored out of line uncompressed is fetched a 4 MB slice at a
+-- time (minhash_fetch.c): the same results as the same text in memory.
+CREATE TABLE build_external (doc text);
+ALTER TABLE build_external ALTER COLUMN doc SET STORAGE EXTERNAL;
+INSERT INTO build_external SELECT string_agg('w' || (hashint4(i) & 4095), ' ') FROM generate_series(1, 2000000) i;
+SELECT octet_length(doc) > 8 * 1024 * 1024 AS three_slices, pg_column_size(doc) = octet_length(doc) AS uncompressed
+  FROM build_external;
+SELECT minhash(doc) = minhash(doc || '') AS minhash_same, minhash_chars(doc) = minhash_chars(doc || '') AS chars_same,
+       shingle_hashes(doc) = shingle_hashes(doc || '') AS hashes_same,
+       minhash_tokens(doc) = minhash_tokens(doc || '') AS tokens_same,
+       chunk_similarity(doc, left(doc, 5000000)) = chunk_similarity(doc || '', left(doc, 5000000)) AS chunks_same
+  FROM build_external;
+DROP TABLE build_external;

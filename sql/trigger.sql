@@ -114,7 +114,10 @@ END $$;
 SET client_min_messages = warning;
 \x on
 SELECT 'arguments' AS case, * FROM trg_try('flag_bad', $$'sig', 'dup_of'$$)
-UNION ALL SELECT 'five arguments', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', 'id', 'x'$$)
+UNION ALL SELECT 'six arguments', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', 'id', 'lock', 'x'$$)
+UNION ALL SELECT 'mode word', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', 'id', 'serializable'$$)
+UNION ALL SELECT 'mode case', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', 'id', 'LOCK'$$)
+UNION ALL SELECT 'mode empty', * FROM trg_try('flag_bad', $$'sig', 'dup_of', '0.8', '', ''$$)
 UNION ALL SELECT 'missing column', * FROM trg_try('flag_bad', $$'nope', 'dup_of', '0.8'$$)
 UNION ALL SELECT 'quoted name', * FROM trg_try('flag_bad', $$'"sig"', 'dup_of', '0.8'$$)
 UNION ALL SELECT 'system column', * FROM trg_try('flag_bad', $$'sig', 'ctid', '0.8'$$)
@@ -143,6 +146,41 @@ RESET client_min_messages;
 -- (nothing was inserted or deleted by the failing statements)
 SELECT (SELECT count(*) FROM flag_bad) AS flag_bad, (SELECT count(*) FROM flag_docs) AS flag_docs;
 
+-- The fifth argument: 'nolock' (the default) or 'lock'; an empty fourth
+-- argument stands for the primary key.  Both flag the same way.
+CREATE TABLE flag_modes (id integer PRIMARY KEY, sig minhash(128), dup_nolock integer, dup_lock integer);
+CREATE TRIGGER a_nolock BEFORE INSERT ON flag_modes FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_nolock', '0.8', 'id', 'nolock');
+CREATE TRIGGER b_lock BEFORE INSERT ON flag_modes FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_lock', '0.8', '', 'lock');
+INSERT INTO flag_modes (id, sig) VALUES (1, trg_sig(1, 100)), (2, trg_sig(1, 98)), (3, trg_sig(501, 600)), (4, NULL);
+SELECT id, dup_nolock, dup_lock FROM flag_modes ORDER BY id;
+-- 'lock' holds, until the transaction ends, one advisory lock (table OID,
+-- band hash) per band: max_disagreements + 1 bands, here 26 at 0.8 and 128
+-- values (so that any two rows at or above 0.8 agree on one whole band);
+-- one table-wide lock at threshold 0; none for a NULL signature.
+CREATE FUNCTION trg_advisory_locks(tbl regclass) RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*) FROM pg_locks
+	 WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND objsubid = 2
+	   AND classid = tbl::oid::integer::oid $$;
+BEGIN;
+INSERT INTO flag_modes (id, sig) VALUES (5, trg_sig(1001, 1100));
+SELECT trg_advisory_locks('flag_modes') AS locks_at_0_8, 128 - ceil(128 * 0.8) + 1 AS bands;
+INSERT INTO flag_modes (id, sig) VALUES (6, trg_sig(1001, 1100));
+SELECT trg_advisory_locks('flag_modes') AS locks_after_a_copy;
+COMMIT;
+SELECT trg_advisory_locks('flag_modes') AS locks_after_commit;
+BEGIN;
+INSERT INTO flag_modes (id, sig) VALUES (7, NULL);
+SELECT trg_advisory_locks('flag_modes') AS locks_null_signature;
+DROP TRIGGER b_lock ON flag_modes;
+CREATE TRIGGER b_lock BEFORE INSERT ON flag_modes FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_lock', '0', 'id', 'lock');
+INSERT INTO flag_modes (id, sig) VALUES (8, trg_sig(1, 100)), (9, trg_sig(2001, 2100));
+SELECT trg_advisory_locks('flag_modes') AS locks_at_0;
+ROLLBACK;
+
 DROP TABLE flag_docs, flag_refs, flag_text_flag, "flag ""docs""; DROP TABLE flag_docs; --",
-	flag_bad, flag_nokey, flag_twokey;
+	flag_bad, flag_nokey, flag_twokey, flag_modes;
+DROP FUNCTION trg_advisory_locks(regclass);
 DROP FUNCTION trg_try(text, text, text, text), trg_error(text), trg_sig(integer, integer, integer, integer);

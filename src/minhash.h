@@ -46,8 +46,12 @@ extern void minhash_get_summary(const MinHash *sig, MhSummary *summary);
 extern void minhash_describe_params(StringInfo buf, const MhParams *params);
 extern void minhash_report_params_error(MhStatus status, int32 num_perm, int32 shingle_size);
 extern void minhash_report_mismatch(const MhParams *a, const MhParams *b);
+extern void minhash_report_core_failure(MhStatus status, const char *action) pg_attribute_noreturn();
 extern double minhash_check_threshold(double threshold);
 extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
+
+/* minhash_fetch.c */
+extern text *minhash_fetch_text(Datum datum);
 
 /* minhash_compare.c */
 extern double minhash_signature_resemblance(const MinHash *a, const MinHash *b);

@@ -69,12 +69,12 @@ builder_create(const MhParams *params, uint64 max_elements)
 	void	   *builder;
 	MhStatus	status;
 
-	if (size == 0)
-		elog(ERROR, "minhash engine rejected its parameters");
+	if (size == 0)				/* parameters were checked: the engine failed */
+		elog(ERROR, "could not size minhash builder");
 	builder = palloc(size);
 	status = mh_builder_init(builder, size, params, max_elements);
 	if (status != MH_OK)
-		elog(ERROR, "could not initialize minhash builder: status %d", (int) status);
+		minhash_report_core_failure(status, "initialize minhash builder");
 	return builder;
 }
 
@@ -84,9 +84,10 @@ builder_finish(void *builder, const MhParams *params)
 	MhSummary	summary;
 	uint32	   *values = palloc(sizeof(uint32) * params->num_perm);
 	MinHash    *sig;
+	MhStatus	status = mh_builder_finish(builder, &summary, values);
 
-	if (mh_builder_finish(builder, &summary, values) != MH_OK)
-		elog(ERROR, "could not finish minhash signature");
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "finish minhash signature");
 	sig = minhash_from_summary(&summary, values);
 	pfree(values);
 	pfree(builder);
@@ -106,7 +107,7 @@ feed_document(void *builder, const char *data, size_t length)
 		CHECK_FOR_INTERRUPTS();
 		status = mh_builder_feed_text(builder, data, length, &position, FEED_PIECE_BYTES);
 		if (status != MH_OK)
-			elog(ERROR, "could not tokenize document: status %d", (int) status);
+			minhash_report_core_failure(status, "tokenize document");
 	}
 }
 
@@ -138,7 +139,7 @@ PG_FUNCTION_INFO_V1(minhash_words);
 Datum
 minhash_words(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_MINHASH_P(signature_of_text(PG_GETARG_TEXT_PP(0), MH_KIND_WORDS,
+	PG_RETURN_MINHASH_P(signature_of_text(minhash_fetch_text(PG_GETARG_DATUM(0)), MH_KIND_WORDS,
 										  PG_GETARG_INT32(1), PG_GETARG_INT32(2),
 										  PG_GETARG_INT32(3)));
 }
@@ -148,7 +149,7 @@ PG_FUNCTION_INFO_V1(minhash_chars);
 Datum
 minhash_chars(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_MINHASH_P(signature_of_text(PG_GETARG_TEXT_PP(0), MH_KIND_CHARS,
+	PG_RETURN_MINHASH_P(signature_of_text(minhash_fetch_text(PG_GETARG_DATUM(0)), MH_KIND_CHARS,
 										  PG_GETARG_INT32(2), PG_GETARG_INT32(1),
 										  PG_GETARG_INT32(3)));
 }
@@ -164,6 +165,7 @@ minhash_set(PG_FUNCTION_ARGS)
 	bool	   *nulls;
 	int			count;
 	void	   *builder;
+	MhStatus	status;
 
 	deconstruct_array(elements, TEXTOID, -1, false, TYPALIGN_INT, &datums, &nulls, &count);
 	builder = builder_create(&params, (uint64) count);
@@ -181,8 +183,9 @@ minhash_set(PG_FUNCTION_ARGS)
 			CHECK_FOR_INTERRUPTS();
 		element = DatumGetTextPP(datums[i]);
 		data = document_utf8(element, &length);
-		if (mh_builder_add_element(builder, data, length) != MH_OK)
-			elog(ERROR, "could not add set element");
+		status = mh_builder_add_element(builder, data, length);
+		if (status != MH_OK)
+			minhash_report_core_failure(status, "add set element");
 	}
 	PG_RETURN_MINHASH_P(builder_finish(builder, &params));
 }
@@ -206,7 +209,7 @@ PG_FUNCTION_INFO_V1(minhash_shingle_hashes);
 Datum
 minhash_shingle_hashes(PG_FUNCTION_ARGS)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
+	text	   *doc = minhash_fetch_text(PG_GETARG_DATUM(0));
 	MhParams	params = make_params(MH_KIND_WORDS, 1, PG_GETARG_INT32(1), PG_GETARG_INT32(2));
 	size_t		length;
 	const char *data = document_utf8(doc, &length);
@@ -218,12 +221,14 @@ minhash_shingle_hashes(PG_FUNCTION_ARGS)
 	uint64		count;
 	uint64		distinct = 0;
 	Datum	   *datums;
+	MhStatus	status;
 
 	if (mh_builder_collect(builder, hashes, capacity) != MH_OK)
 		elog(ERROR, "could not collect shingle hashes");
 	feed_document(builder, data, length);
-	if (mh_builder_finish(builder, &summary, &unused_value) != MH_OK)
-		elog(ERROR, "could not finish shingling");
+	status = mh_builder_finish(builder, &summary, &unused_value);
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "finish shingling");
 	count = mh_builder_collected(builder);
 	pfree(builder);
 
@@ -241,7 +246,7 @@ PG_FUNCTION_INFO_V1(minhash_tokens);
 Datum
 minhash_tokens(PG_FUNCTION_ARGS)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
+	text	   *doc = minhash_fetch_text(PG_GETARG_DATUM(0));
 	size_t		length;
 	const char *data = document_utf8(doc, &length);
 	size_t		capacity = mh_tokens_capacity(length);
@@ -252,10 +257,13 @@ minhash_tokens(PG_FUNCTION_ARGS)
 
 	while (position < length)
 	{
+		MhStatus	status;
+
 		CHECK_FOR_INTERRUPTS();
-		if (mh_tokenize(data, length, &position, FEED_PIECE_BYTES,
-						words, capacity, &words_length) != MH_OK)
-			elog(ERROR, "could not tokenize document");
+		status = mh_tokenize(data, length, &position, FEED_PIECE_BYTES,
+							 words, capacity, &words_length);
+		if (status != MH_OK)
+			minhash_report_core_failure(status, "tokenize document");
 	}
 	for (size_t at = 0; at < words_length;)
 	{

@@ -104,7 +104,7 @@ explain_text(text *doc, ExplainText *out)
 		words_reserve(&out->words, out->words.count + SCAN_PIECE_BYTES / 2 + 2);
 		status = mh_words_scan(out->data, out->length, &position, SCAN_PIECE_BYTES, &out->words);
 		if (status != MH_OK)
-			elog(ERROR, "could not tokenize text: status %d", (int) status);
+			minhash_report_core_failure(status, "tokenize text");
 		if (out->words.count > EXPLAIN_MAX_WORDS)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -262,8 +262,8 @@ minhash_shingle_resemblance(PG_FUNCTION_ARGS)
 	params.shingle_size = (shingle_size < 0 || shingle_size > PG_UINT16_MAX) ? 0 : (uint16) shingle_size;
 	minhash_report_params_error(mh_check_params(&params), 1, shingle_size);
 
-	explain_text(PG_GETARG_TEXT_PP(0), &a);
-	explain_text(PG_GETARG_TEXT_PP(1), &b);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(0)), &a);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(1)), &b);
 	for (;;)
 	{
 		MhStatus	status = mh_exact_resemblance(a.words.hashes, a.words.count,
@@ -299,8 +299,8 @@ minhash_chunk_similarity(PG_FUNCTION_ARGS)
 	Datum		values[6];
 	bool		nulls[6] = {false, false, false, false, false, false};
 
-	explain_text(PG_GETARG_TEXT_PP(0), &a);
-	explain_text(PG_GETARG_TEXT_PP(1), &b);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(0)), &a);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(1)), &b);
 	match_texts(&a, &b, min_words, matching, &stats, NULL);
 
 	values[0] = Int32GetDatum((int32) stats.common_words);
@@ -329,8 +329,8 @@ minhash_common_chunks(PG_FUNCTION_ARGS)
 	MhChunk    *chunks;
 	uint64		count;
 
-	explain_text(PG_GETARG_TEXT_PP(0), &a);
-	explain_text(PG_GETARG_TEXT_PP(1), &b);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(0)), &a);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(1)), &b);
 	count = literal_chunks(&a, &b, min_words, &chunks);
 	for (uint64 k = 0; k < count; k++)
 	{
@@ -473,8 +473,8 @@ minhash_highlight(PG_FUNCTION_ARGS)
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
 
-	explain_text(PG_GETARG_TEXT_PP(0), &a);
-	explain_text(PG_GETARG_TEXT_PP(1), &b);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(0)), &a);
+	explain_text(minhash_fetch_text(PG_GETARG_DATUM(1)), &b);
 	count = literal_chunks(&a, &b, min_words, &chunks);
 	spans_a = palloc_extended(sizeof(MarkedSpan) * (count + 1), MCXT_ALLOC_HUGE);
 	spans_b = palloc_extended(sizeof(MarkedSpan) * (count + 1), MCXT_ALLOC_HUGE);

@@ -68,6 +68,9 @@ minhash_in(PG_FUNCTION_ARGS)
 		sig = minhash_from_summary(&summary, NULL);
 		status = mh_parse_text(literal, &summary, sig->values, sig->num_perm, &offset);
 	}
+	/* what the parser threw, not a problem of the literal */
+	if (status == MH_ERR_OUT_OF_MEMORY || status == MH_ERR_INTERNAL)
+		minhash_report_core_failure(status, "parse minhash literal");
 	if (status != MH_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

@@ -71,6 +71,13 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bands and rows must be at least 1")));
+	/* the tail sum below takes up to bands terms, uninterruptibly */
+	if (bands > MH_MAX_BANDS || rows > MH_MAX_NUM_PERM)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bands and rows must be at most %d", MH_MAX_NUM_PERM),
+				 errdetail("Bands were %d, rows %d; a signature holds at most %d hash values.",
+						   bands, rows, MH_MAX_NUM_PERM)));
 	if (min_bands < 1 || min_bands > bands)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -134,6 +141,11 @@ minhash_lsh_params(PG_FUNCTION_ARGS)
 
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
 		minhash_report_params_error(MH_ERR_NUM_PERM_RANGE, num_perm, 0);
+	if (isinf(fp_weight) || isinf(fn_weight))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false positive and false negative weights must be finite"),
+				 errdetail("The weights given were %g and %g.", fp_weight, fn_weight)));
 	if (isnan(fp_weight) || isnan(fn_weight) || fp_weight < 0 || fn_weight < 0 ||
 		fp_weight + fn_weight <= 0)
 		ereport(ERROR,

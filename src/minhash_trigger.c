@@ -6,7 +6,7 @@
  *
  *	  CREATE TRIGGER ... BEFORE INSERT OR UPDATE ON docs FOR EACH ROW
  *	  EXECUTE FUNCTION minhash_flag_duplicates('sig', 'duplicate_of', '0.8'
- *											   [, 'key_column']);
+ *											   [, 'key_column' [, 'lock']]);
  *
  * The lookup is one SPI query through the %> operator, which the GIN index
  * serves, prepared once per trigger and kept.  Every name in it comes from
@@ -18,7 +18,8 @@
  * The query sees what the statement's snapshot sees: rows of transactions
  * that have not committed are invisible, so two near-duplicates inserted at
  * the same time by different transactions are not flagged against each
- * other (README, "Flagging duplicates on insert").
+ * other (README, "Flagging duplicates on insert").  The 'lock' mode
+ * serializes them instead: see lock_near_duplicates().
  */
 #include "postgres.h"
 
@@ -30,6 +31,7 @@
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
+#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "parser/parse_coerce.h"
@@ -58,6 +60,7 @@ typedef struct FlagConfig
 	Oid			key_type;
 	int32		key_typmod;
 	double		threshold;
+	bool		lock_near_duplicates;	/* fifth argument 'lock' */
 } FlagConfig;
 
 /* One kept plan per trigger, replaced when its query text changes. */
@@ -173,6 +176,25 @@ parse_threshold(const char *text, const char *trigger_name)
 	return value;
 }
 
+/*
+ * The fifth argument, the concurrency mode: 'nolock' (the default: the
+ * lookup sees what its snapshot sees) or 'lock' (lock_near_duplicates()).
+ */
+static bool
+parse_lock_mode(const char *text, const char *trigger_name)
+{
+	if (strcmp(text, "lock") == 0)
+		return true;
+	if (strcmp(text, "nolock") == 0)
+		return false;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unrecognized concurrency mode for trigger \"%s\": \"%s\"",
+					trigger_name, text),
+			 errdetail("The fifth argument must be \"lock\" or \"nolock\".")));
+	return false;				/* keep compiler quiet */
+}
+
 /* The extension's minhash type: in the schema of this function. */
 static Oid
 extension_minhash_type(Oid extension_schema)
@@ -195,19 +217,22 @@ read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *co
 				flag_attr,
 				key_attr;
 
-	if (trigger->tgnargs != 3 && trigger->tgnargs != 4)
+	if (trigger->tgnargs < 3 || trigger->tgnargs > 5)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("trigger \"%s\" must have three or four arguments", trigger->tgname),
+				 errmsg("trigger \"%s\" must have three to five arguments", trigger->tgname),
 				 errdetail("It has %d.", trigger->tgnargs),
-				 errhint("Give the signature column, the flag column, the threshold and optionally the key column, as in %s('sig', 'duplicate_of', '0.8').",
+				 errhint("Give the signature column, the flag column, the threshold and optionally the key column and the concurrency mode, as in %s('sig', 'duplicate_of', '0.8').",
 						 FUNCTION_NAME)));
 
 	config->minhash_type = extension_minhash_type(extension_schema);
 	config->sig_attnum = user_column(rel, args[0]);
 	config->flag_attnum = user_column(rel, args[1]);
 	config->threshold = parse_threshold(args[2], trigger->tgname);
-	config->key_attnum = trigger->tgnargs == 4 ? user_column(rel, args[3]) : primary_key_column(rel);
+	/* an empty key argument stands for the primary key, to reach the mode */
+	config->key_attnum = trigger->tgnargs >= 4 && args[3][0] != '\0' ?
+		user_column(rel, args[3]) : primary_key_column(rel);
+	config->lock_near_duplicates = trigger->tgnargs == 5 && parse_lock_mode(args[4], trigger->tgname);
 
 	sig_attr = column_attr(rel, config->sig_attnum);
 	flag_attr = column_attr(rel, config->flag_attnum);
@@ -379,12 +404,70 @@ most_similar_key(TriggerData *trigdata, const FlagConfig *config, Oid extension_
 	return result;
 }
 
+static int
+compare_int32(const void *a, const void *b)
+{
+	int32		x = *(const int32 *) a;
+	int32		y = *(const int32 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The 'lock' mode: before the lookup, take a transaction-level advisory lock
+ * on each band of the new signature, so that a concurrent transaction
+ * inserting a near-duplicate waits until this one ends, and its lookup (a new
+ * snapshot under READ COMMITTED) then sees this row.
+ *
+ * The bands split the num_perm positions into max_disagreements + 1 groups:
+ * two signatures resembling each other at least at the threshold disagree on
+ * at most max_disagreements positions, so some group agrees entirely
+ * (pigeonhole) and both rows lock its key.  When every pair qualifies
+ * (threshold 0) there is one lock for the whole table.  A key is (table OID,
+ * 32-bit hash of the group and its number): a collision only makes two
+ * unrelated inserts wait for each other.  Taken in ascending order, so two
+ * single-row transactions cannot deadlock; a transaction that inserts several
+ * rows takes each row's locks in turn and may (PostgreSQL then detects it).
+ */
+static void
+lock_near_duplicates(Relation rel, Datum sig_datum, double threshold)
+{
+	MinHash    *sig = DatumGetMinHashP(sig_datum);
+	uint32		num_perm = sig->num_perm;
+	uint32		groups = mh_max_disagreements(threshold, num_perm) + 1;
+	int32		table_key = (int32) RelationGetRelid(rel);
+	int32	   *keys;
+	uint32		nkeys;
+	uint32		i;
+
+	if (groups > num_perm || num_perm == 0)
+		groups = 0;				/* no pigeonhole: one table-wide lock */
+	nkeys = groups > 0 ? groups : 1;
+	keys = palloc(sizeof(int32) * nkeys);
+	if (groups == 0)
+		keys[0] = 0;
+	for (i = 0; i < groups; i++)
+	{
+		uint32		start = (uint32) ((uint64) i * num_perm / groups);
+		uint32		end = (uint32) ((uint64) (i + 1) * num_perm / groups);
+
+		keys[i] = (int32) hash_bytes_extended((const unsigned char *) &sig->values[start],
+											  (int) (sizeof(uint32) * (end - start)), i);
+	}
+	qsort(keys, nkeys, sizeof(int32), compare_int32);
+	for (i = 0; i < nkeys; i++)
+		if (i == 0 || keys[i] != keys[i - 1])
+			DirectFunctionCall2(pg_advisory_xact_lock_int4,
+								Int32GetDatum(table_key), Int32GetDatum(keys[i]));
+	pfree(keys);
+}
+
 PG_FUNCTION_INFO_V1(minhash_flag_duplicates);
 /*
- * minhash_flag_duplicates(sig_column, flag_column, threshold [, key_column]):
- * the new row's flag column becomes the key of the most similar other row
- * whose signature resembles the new one at least at the threshold, or NULL
- * (also when the new signature is NULL).
+ * minhash_flag_duplicates(sig_column, flag_column, threshold [, key_column
+ * [, 'lock' | 'nolock']]): the new row's flag column becomes the key of the
+ * most similar other row whose signature resembles the new one at least at
+ * the threshold, or NULL (also when the new signature is NULL).
  */
 Datum
 minhash_flag_duplicates(PG_FUNCTION_ARGS)
@@ -404,6 +487,8 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 
 	read_config(trigdata->tg_trigger, rel, extension_schema, &config);
 	sig = heap_getattr(tuple, config.sig_attnum, desc, &sig_isnull);
+	if (!sig_isnull && config.lock_near_duplicates)
+		lock_near_duplicates(rel, sig, config.threshold);
 	if (!sig_isnull)
 		flag = most_similar_key(trigdata, &config, extension_schema, sig, &flag_isnull);
 

@@ -107,6 +107,23 @@ minhash_report_mismatch(const MhParams *a, const MhParams *b)
 			 errhint("Build both signatures with the same function, number of hash values, shingle size and seed.")));
 }
 
+/*
+ * A failure the engine reported where only success was expected: what it
+ * threw at its boundary (src/core/boundary.hpp).  Out of memory keeps its
+ * SQLSTATE; anything else is an internal error.  `action` completes
+ * "could not ...".
+ */
+void
+minhash_report_core_failure(MhStatus status, const char *action)
+{
+	if (status == MH_ERR_OUT_OF_MEMORY)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("The minhash engine could not allocate memory to %s.", action)));
+	elog(ERROR, "could not %s: minhash engine status %d", action, (int) status);
+}
+
 /* A resemblance threshold must be a number in [0, 1]. */
 double
 minhash_check_threshold(double threshold)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run, as CI does it (.ci/run):
 #   packages -> build + install -> core unit tests (make core-test)
-#   -> throwaway cluster -> pg_regress (make installcheck)
+#   -> throwaway cluster -> pg_regress and pg_isolation_regress (make installcheck)
 #   -> the extra suites listed below -> cluster stopped.
 # Ends with the line `all: N passed, M failed[, K skipped]`; exits non-zero
 # if any suite failed.
@@ -23,6 +23,7 @@ EXTRA_SUITES=(
     test/recall.sh
     test/concurrency.sh
     test/trigger_concurrency.sh
+    test/concurrency_16_short.sh
     test/benchmark.sh
     test/index_benchmark.sh
     test/explain_accuracy.sh
@@ -34,6 +35,10 @@ EXTRA_SUITES=(
     test/dump_restore.sh
     test/pg_upgrade.sh
     test/crash_recovery_short.sh
+    test/cancel_short.sh
+    test/sharding.sh
+    test/fault_injection.sh
+    test/sqlsmith.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
@@ -89,12 +94,14 @@ run_suite() {
     return "$rc"
 }
 
-show_regression_diffs() {
-    local f="$REPO_ROOT/regression.diffs" max=3000
-    [[ -s "$f" ]] || return 0
-    printf '\n==> regression.diffs (%s lines):\n' "$(wc -l <"$f")"
-    head -n "$max" "$f"
-    (($(wc -l <"$f") <= max)) || printf '... cut at %s lines, see %s\n' "$max" "$f"
+show_regression_diffs() {   # pg_regress's, then pg_isolation_regress's
+    local f max=3000
+    for f in "$REPO_ROOT/regression.diffs" "$REPO_ROOT/output_iso/regression.diffs"; do
+        [[ -s "$f" ]] || continue
+        printf '\n==> %s (%s lines):\n' "${f#"$REPO_ROOT"/}" "$(wc -l <"$f")"
+        head -n "$max" "$f"
+        (($(wc -l <"$f") <= max)) || printf '... cut at %s lines, see %s\n' "$max" "$f"
+    done
 }
 
 T_START=$SECONDS
@@ -129,7 +136,7 @@ else
 fi
 
 if ((cluster_up)); then
-    rm -f regression.diffs regression.out
+    rm -rf regression.diffs regression.out output_iso
     run_suite regress make installcheck PG_CONFIG="$PG_CONFIG" || show_regression_diffs
 
     present=()

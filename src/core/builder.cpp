@@ -8,6 +8,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "boundary.hpp"
 #include "distinct_counter.hpp"
 #include "hash_family.hpp"
 #include "minhash_core.h"
@@ -209,6 +210,7 @@ extern "C"
 	{
 		try
 		{
+			MH_INJECTION_POINT("mh_builder_size");
 			if (mh_check_params(params) != MH_OK) return 0;
 			return layout_for(params->num_perm, distinct_counter_capacity(max_elements)).total;
 		}
@@ -221,8 +223,8 @@ extern "C"
 	MhStatus mh_builder_init(void *builder, size_t size, const MhParams *params,
 	                         uint64_t max_elements) noexcept
 	{
-		try
-		{
+		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_builder_init");
 			MhStatus status = mh_check_params(params);
 			if (status != MH_OK) return status;
 			const uint64_t capacity = distinct_counter_capacity(max_elements);
@@ -246,18 +248,14 @@ extern "C"
 			distinct_counter_init(&s->counter, reinterpret_cast<uint64_t *>(base + l.counter),
 			                      capacity);
 			return MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 	MhStatus mh_builder_feed_text(void *builder, const char *text, size_t length, size_t *position,
 	                              size_t piece) noexcept
 	{
-		try
-		{
+		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_builder_feed_text");
 			BuilderState *s = state_of(builder);
 			if (s == nullptr || s->finished || position == nullptr || *position > length)
 				return MH_ERR_INTERNAL;
@@ -274,27 +272,19 @@ extern "C"
 				tokenize(bytes, length, position, piece, sink);
 			}
 			return MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 	MhStatus mh_builder_add_element(void *builder, const char *element, size_t length) noexcept
 	{
-		try
-		{
+		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_builder_add_element");
 			BuilderState *s = state_of(builder);
 			if (s == nullptr || s->finished) return MH_ERR_INTERNAL;
 			if (s->params.kind != MH_KIND_SET) return MH_ERR_KIND;
 			add_shingle_hash(s, XXH3_64bits_withSeed(element, length, s->shingle_seed));
 			return MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 	MhStatus mh_builder_collect(void *builder, uint64_t *out, uint64_t capacity) noexcept
@@ -315,8 +305,8 @@ extern "C"
 
 	MhStatus mh_builder_finish(void *builder, MhSummary *summary, uint32_t *values) noexcept
 	{
-		try
-		{
+		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_builder_finish");
 			BuilderState *s = state_of(builder);
 			if (s == nullptr || summary == nullptr || values == nullptr) return MH_ERR_INTERNAL;
 			// A document shorter than one shingle is one shingle of what it has.
@@ -329,11 +319,7 @@ extern "C"
 			summary->distinct_shingles = distinct_counter_estimate(&s->counter);
 			std::memcpy(values, s->minimums, s->params.num_perm * sizeof(uint32_t));
 			return MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 } // extern "C"

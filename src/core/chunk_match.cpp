@@ -54,6 +54,23 @@ inline uint64_t mix64(uint64_t x)
 	return x;
 }
 
+// v = count copies of value, written a piece at a time with a poll in
+// between: filling (and first touching) the hundreds of megabytes of two
+// long texts' tables takes long enough to delay a cancel.
+template <typename T>
+void assign_polled(std::vector<T> &v, uint64_t count, T value, Poller &poller)
+{
+	constexpr uint64_t kPiece = 1 << 16;
+	v.clear();
+	v.reserve(count);
+	while (v.size() < count)
+	{
+		const uint64_t piece = std::min<uint64_t>(count - v.size(), kPiece);
+		v.insert(v.end(), piece, value);
+		poller.tick(piece);
+	}
+}
+
 // Rolling hash of every window of w words: sum of word_hash * P^(w-1-t)
 // mod 2^64, P odd.  Word hashes are XXH3 outputs, so two different windows
 // agree with probability about 2^-64, as two different shingles do.
@@ -67,12 +84,12 @@ std::vector<uint64_t> window_hashes(const uint64_t *words, uint64_t count, uint3
 	for (uint32_t t = 1; t < w; t++) top *= P;
 	uint64_t h = 0;
 	for (uint32_t t = 0; t < w; t++) h = h * P + words[t];
-	out.resize(count - w + 1);
-	out[0] = h;
+	out.reserve(count - w + 1); // filled as computed, so polled as it is touched
+	out.push_back(h);
 	for (uint64_t i = 1; i + w <= count; i++)
 	{
 		h = (h - words[i - 1] * top) * P + words[i + w - 1];
-		out[i] = h;
+		out.push_back(h);
 		poller.tick();
 	}
 	return out;
@@ -106,16 +123,16 @@ WindowIds number_windows(const std::vector<uint64_t> &ha, const std::vector<uint
 		std::vector<uint64_t> old_keys(std::move(keys));
 		std::vector<uint32_t> old_values(std::move(values));
 		capacity *= 2;
-		keys.assign(capacity, 0);
-		values.assign(capacity, kNone);
+		assign_polled(keys, capacity, uint64_t(0), poller);
+		assign_polled(values, capacity, kNone, poller);
 		for (size_t k = 0; k < old_values.size(); k++)
 		{
+			poller.tick();
 			if (old_values[k] == kNone) continue;
 			const uint64_t slot = slot_of(old_keys[k]);
 			keys[slot] = old_keys[k];
 			values[slot] = old_values[k];
 		}
-		poller.tick(capacity);
 	};
 	auto id_of = [&](uint64_t key)
 	{
@@ -133,10 +150,10 @@ WindowIds number_windows(const std::vector<uint64_t> &ha, const std::vector<uint
 		poller.tick();
 		return values[slot];
 	};
-	ids.a.resize(ha.size());
-	ids.b.resize(hb.size());
-	for (size_t i = 0; i < ha.size(); i++) ids.a[i] = id_of(ha[i]);
-	for (size_t j = 0; j < hb.size(); j++) ids.b[j] = id_of(hb[j]);
+	ids.a.reserve(ha.size());
+	ids.b.reserve(hb.size());
+	for (size_t i = 0; i < ha.size(); i++) ids.a.push_back(id_of(ha[i]));
+	for (size_t j = 0; j < hb.size(); j++) ids.b.push_back(id_of(hb[j]));
 	return ids;
 }
 
@@ -171,7 +188,8 @@ InformationSide information_side(const std::vector<uint32_t> &mine, uint64_t wor
 	// A repeated window [i, i + w) whose first occurrence is [f, f + w)
 	// makes its words outside the first occurrence repeated: the words of
 	// [max(i, f + w), i + w).  Summed as a difference array.
-	std::vector<int32_t> starts(words + 1, 0);
+	std::vector<int32_t> starts;
+	assign_polled(starts, words + 1, int32_t(0), poller);
 	for (uint64_t i = 0; i < windows; i++)
 	{
 		const uint64_t f = first_mine[mine[i]];
@@ -186,6 +204,7 @@ InformationSide information_side(const std::vector<uint32_t> &mine, uint64_t wor
 	{
 		depth += starts[p];
 		repeated[p] = depth > 0;
+		poller.tick();
 	}
 	std::vector<bool> common = cover(
 	    words, windows, w, [&](uint64_t i) { return first_other[mine[i]] != kNone; }, poller);
@@ -198,8 +217,8 @@ InformationSide information_side(const std::vector<uint32_t> &mine, uint64_t wor
 		side.common += counted;
 		side.stretches += counted && !in_stretch;
 		in_stretch = counted;
+		poller.tick();
 	}
-	poller.tick(words);
 	return side;
 }
 
@@ -238,18 +257,33 @@ Occurrences occurrences_of(const WindowIds &ids, Poller &poller)
 {
 	const uint64_t wa = ids.a.size(), wb = ids.b.size();
 	Occurrences occ;
-	std::vector<uint32_t> seen(ids.distinct, 0);
-	occ.rank_a.resize(wa);
-	occ.rank_b.resize(wb);
-	for (uint64_t i = 0; i < wa; i++) occ.rank_a[i] = seen[ids.a[i]]++;
-	std::fill(seen.begin(), seen.end(), 0);
-	for (uint64_t j = 0; j < wb; j++) occ.rank_b[j] = seen[ids.b[j]]++;
-	occ.start_b.assign(ids.distinct + 1, 0);
-	for (uint32_t id = 0; id < ids.distinct; id++) occ.start_b[id + 1] = occ.start_b[id] + seen[id];
-	occ.where_b.resize(wb);
+	std::vector<uint32_t> seen;
+	assign_polled(seen, ids.distinct, 0u, poller);
+	occ.rank_a.reserve(wa);
+	occ.rank_b.reserve(wb);
+	for (uint64_t i = 0; i < wa; i++)
+	{
+		occ.rank_a.push_back(seen[ids.a[i]]++);
+		poller.tick();
+	}
+	assign_polled(seen, ids.distinct, 0u, poller);
 	for (uint64_t j = 0; j < wb; j++)
+	{
+		occ.rank_b.push_back(seen[ids.b[j]]++);
+		poller.tick();
+	}
+	assign_polled(occ.start_b, uint64_t(ids.distinct) + 1, uint64_t(0), poller);
+	for (uint32_t id = 0; id < ids.distinct; id++)
+	{
+		occ.start_b[id + 1] = occ.start_b[id] + seen[id];
+		poller.tick();
+	}
+	assign_polled(occ.where_b, wb, 0u, poller);
+	for (uint64_t j = 0; j < wb; j++)
+	{
 		occ.where_b[occ.start_b[ids.b[j]] + occ.rank_b[j]] = static_cast<uint32_t>(j);
-	poller.tick(4 * (wa + wb));
+		poller.tick();
+	}
 	return occ;
 }
 
@@ -509,6 +543,7 @@ extern "C"
 		const bool information = matching == MH_MATCH_INFORMATION;
 		if (stats == nullptr || min_words < 1 || !(literal || information)) return MH_ERR_ARGUMENT;
 		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_chunk_match");
 			if (count_a >= kNone || count_b >= kNone) return MH_ERR_TOO_LARGE;
 			Poller poller(poll, poll_arg);
 			MhChunkStats out{};
@@ -536,9 +571,19 @@ extern "C"
 
 			if (information)
 			{
-				std::vector<uint32_t> first_a(ids.distinct, kNone), first_b(ids.distinct, kNone);
-				for (uint64_t i = ids.a.size(); i-- > 0;) first_a[ids.a[i]] = static_cast<uint32_t>(i);
-				for (uint64_t j = ids.b.size(); j-- > 0;) first_b[ids.b[j]] = static_cast<uint32_t>(j);
+				std::vector<uint32_t> first_a, first_b;
+				assign_polled(first_a, ids.distinct, kNone, poller);
+				assign_polled(first_b, ids.distinct, kNone, poller);
+				for (uint64_t i = ids.a.size(); i-- > 0;)
+				{
+					first_a[ids.a[i]] = static_cast<uint32_t>(i);
+					poller.tick();
+				}
+				for (uint64_t j = ids.b.size(); j-- > 0;)
+				{
+					first_b[ids.b[j]] = static_cast<uint32_t>(j);
+					poller.tick();
+				}
 				const InformationSide sa = information_side(ids.a, count_a, w, first_a, first_b, poller);
 				const InformationSide sb = information_side(ids.b, count_b, w, first_b, first_a, poller);
 				const InformationSide &fewer = sa.common <= sb.common ? sa : sb;

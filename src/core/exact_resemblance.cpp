@@ -73,6 +73,7 @@ extern "C"
 	                              void *poll_arg, double *resemblance) noexcept
 	{
 		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_exact_resemblance");
 			if (resemblance == nullptr || shingle_size < MH_MIN_SHINGLE_SIZE ||
 			    shingle_size > MH_MAX_SHINGLE_SIZE)
 				return MH_ERR_SHINGLE_SIZE_RANGE;

@@ -4,45 +4,16 @@
 #pragma once
 
 #include <cstdint>
-#include <new>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "boundary.hpp"
 #include "hash_family.hpp"
 #include "minhash_core.h"
 
 namespace minhash
 {
-
-// Thrown by Poller when the glue's poll asks to stop; caught at the entry
-// point, which returns MH_ERR_INTERRUPTED.
-struct Interrupted
-{
-};
-
-// Runs an entry point's body, turning what it throws into a status: the
-// one place where the explain functions' exceptions stop.
-template <typename Body>
-MhStatus guarded(Body &&body) noexcept
-{
-	try
-	{
-		return body();
-	}
-	catch (const Interrupted &)
-	{
-		return MH_ERR_INTERRUPTED;
-	}
-	catch (const std::bad_alloc &)
-	{
-		return MH_ERR_OUT_OF_MEMORY;
-	}
-	catch (...)
-	{
-		return MH_ERR_INTERNAL;
-	}
-}
 
 // Calls the poll once per `every` units of work.
 class Poller

@@ -8,6 +8,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "boundary.hpp"
 #include "minhash_core.h"
 #include "tokenizer.hpp"
 
@@ -75,8 +76,8 @@ extern "C"
 	MhStatus mh_words_scan(const char *text, size_t length, size_t *position, size_t piece,
 	                       MhWords *words) noexcept
 	{
-		try
-		{
+		return minhash::guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_words_scan");
 			if (position == nullptr || words == nullptr || *position > length)
 				return MH_ERR_INTERNAL;
 			if (length >= UINT32_MAX) return MH_ERR_TOO_LARGE;
@@ -87,11 +88,7 @@ extern "C"
 			minhash::tokenize(reinterpret_cast<const unsigned char *>(text), length, position,
 			                  piece, sink);
 			return sink.overflow ? MH_ERR_BUFFER_TOO_SMALL : MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 } // extern "C"

@@ -3,7 +3,6 @@
 //   of r rows; a pair becomes a candidate when all rows of some band agree,
 //   with probability 1 - (1 - s^r)^b for a pair of resemblance s.
 #include <cmath>
-#include <vector>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -70,9 +69,11 @@ MhStatus mh_band_keys(const uint32_t *values, uint32_t num_perm, uint32_t bands,
 	{
 		const uint32_t *first = values + static_cast<size_t>(band) * rows;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		std::vector<uint32_t> little_endian(first, first + rows);
-		for (uint32_t &v : little_endian) v = __builtin_bswap32(v);
-		first = little_endian.data();
+		// On the stack, not a std::vector: this noexcept function must not
+		// allocate (a bad_alloc here would terminate the server process).
+		uint32_t little_endian[MH_MAX_NUM_PERM];
+		for (uint32_t i = 0; i < rows; i++) little_endian[i] = __builtin_bswap32(first[i]);
+		first = little_endian;
 #endif
 		keys[band] = XXH3_64bits_withSeed(first, rows * sizeof(uint32_t), band);
 	}
@@ -134,7 +135,9 @@ MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 			const double fn = integrate(
 			    [&](double s) { return 1.0 - mh_lsh_probability(s, b, r); }, threshold, 1.0);
 			const double error = fp_weight * fp + fn_weight * fn;
-			if (error < best)
+			// The first layout is always taken, so that the outputs are set
+			// even if every error overflows.
+			if (error < best || (b == 1 && r == 1))
 			{
 				best = error;
 				*bands = b;

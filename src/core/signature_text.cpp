@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "boundary.hpp"
 #include "minhash_core.h"
 
 namespace
@@ -170,8 +171,8 @@ extern "C"
 	MhStatus mh_parse_text(const char *text, MhSummary *summary, uint32_t *values,
 	                       uint32_t values_capacity, size_t *error_offset) noexcept
 	{
-		try
-		{
+		return minhash::guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_parse_text");
 			Cursor c{text, 0};
 			uint64_t number;
 			if (!c.literal("v")) return fail(c, MH_PARSE_BAD_PREFIX, error_offset);
@@ -240,11 +241,7 @@ extern "C"
 				}
 			}
 			return MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 } // extern "C"

@@ -2,6 +2,7 @@
 // minhash() sees.
 #include <cstring>
 
+#include "boundary.hpp"
 #include "minhash_core.h"
 #include "tokenizer.hpp"
 
@@ -49,19 +50,15 @@ extern "C"
 	MhStatus mh_tokenize(const char *text, size_t length, size_t *position, size_t piece, char *out,
 	                     size_t out_capacity, size_t *out_length) noexcept
 	{
-		try
-		{
+		return minhash::guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_tokenize");
 			if (position == nullptr || out_length == nullptr || *position > length)
 				return MH_ERR_INTERNAL;
 			CollectingSink sink{out, out_capacity, out_length, false};
 			minhash::tokenize(reinterpret_cast<const unsigned char *>(text), length, position,
 			                  piece, sink);
 			return sink.overflow ? MH_ERR_BUFFER_TOO_SMALL : MH_OK;
-		}
-		catch (...)
-		{
-			return MH_ERR_INTERNAL;
-		}
+		});
 	}
 
 } // extern "C"
