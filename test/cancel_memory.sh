@@ -94,20 +94,8 @@ trap 'exit 129' HUP
 
 if ((own_cluster)); then
     export PGHOST="$CANCEL_DIR" PGPORT="${MINHASH_CANCEL_PORT:-5485}" PGUSER=postgres PGDATABASE=postgres
-    if cancel_running; then cancel_pg_ctl -m immediate -w stop >/dev/null 2>&1 || true; fi
-    rm -rf "$CANCEL_DIR"
-    mkdir -p "$CANCEL_DIR"
-    [[ $EUID -ne 0 ]] || chown postgres: "$CANCEL_DIR"
-    chmod 755 "$CANCEL_DIR"
     log "cancel_memory: cluster in $DATA (port $PGPORT)"
-    as_pg "$BINDIR/initdb" -D "$DATA" --auth=trust -E UTF8 --locale=C.UTF-8 -U postgres >"$CANCEL_DIR/initdb.log" 2>&1 ||
-        { cat "$CANCEL_DIR/initdb.log" >&2; die "initdb failed"; }
-    as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-
-# --- cancellation and memory cluster (test/cancel_memory.sh) ---
-listen_addresses = ''
-port = $PGPORT
-unix_socket_directories = '$CANCEL_DIR'
+    new_private_cluster "$CANCEL_DIR" "$CANCEL_DIR" "cancellation and memory cluster (test/cancel_memory.sh)" <<EOF
 max_connections = 20
 shared_buffers = 256MB
 work_mem = 64MB

@@ -25,7 +25,8 @@
 #     20 queries at 0.8 (%) and 20 at 0.5 (%>, a full index scan), a
 #     threshold-0 index scan finds every row with a signature (the GIN index
 #     holds every row), amcheck's bt_index_check(heapallindexed) passes on the
-#     primary key, and the trigger has flagged near-duplicates.
+#     primary key, and the trigger has flagged near-duplicates (once the
+#     table has 400 rows: a family's first repeat is id 201).
 # Ends with `crash_recovery: N cycles ... lost 0, uncommitted visible 0,
 # mismatches 0` and exits non-zero on any failure.  MINHASH_CRASH_SEED sets
 # the random seed (printed), to repeat a run.
@@ -85,20 +86,8 @@ wait_for_server() {
 }
 
 # --- the cluster ------------------------------------------------------------
-if crash_running; then crash_pg_ctl -m immediate -w stop >/dev/null 2>&1 || true; fi
-rm -rf "$CRASH_DIR"
-mkdir -p "$CRASH_DIR"
-[[ $EUID -ne 0 ]] || chown postgres: "$CRASH_DIR"
-chmod 755 "$CRASH_DIR"
 log "crash_recovery: $CYCLES cycles, seed $SEED, cluster in $DATA (port $PGPORT)"
-as_pg "$BINDIR/initdb" -D "$DATA" --auth=trust -E UTF8 --locale=C.UTF-8 -U postgres >"$CRASH_DIR/initdb.log" 2>&1 ||
-    { cat "$CRASH_DIR/initdb.log" >&2; die "initdb failed"; }
-as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-
-# --- crash-recovery test cluster (test/crash_recovery.sh) ---
-listen_addresses = ''
-port = $PGPORT
-unix_socket_directories = '$CRASH_DIR'
+new_private_cluster "$CRASH_DIR" "$CRASH_DIR" "crash-recovery test cluster (test/crash_recovery.sh)" <<EOF
 restart_after_crash = on
 fsync = off
 synchronous_commit = on
@@ -279,7 +268,7 @@ SQL
 
     ok=1
     lost=$((lost_seq > lost_idx ? lost_seq : lost_idx))
-    ((lost == 0 && uncommitted == 0 && rolled_back == 0 && mismatches == 0 && gin_rows == sigs_now && ambiguous <= 1 && flagged > 0)) || ok=0
+    ((lost == 0 && uncommitted == 0 && rolled_back == 0 && mismatches == 0 && gin_rows == sigs_now && ambiguous <= 1 && (flagged > 0 || rows_now <= 400))) || ok=0
     total_lost=$((total_lost + lost))
     total_uncommitted=$((total_uncommitted + uncommitted))
     total_rolled_back_visible=$((total_rolled_back_visible + rolled_back))

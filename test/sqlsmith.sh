@@ -83,22 +83,10 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-if smith_running; then smith_pg_ctl -m immediate -w stop >/dev/null 2>&1 || true; fi
-rm -rf "$SMITH_DIR" "$SOCK"
-mkdir -p "$SMITH_DIR" "$SOCK"
-[[ $EUID -ne 0 ]] || chown postgres: "$SMITH_DIR" "$SOCK"
-chmod 755 "$SMITH_DIR" "$SOCK"
 log "sqlsmith: $QUERIES queries, seed $SEED, cluster in $DATA (port $PGPORT)"
-as_pg "$BINDIR/initdb" -D "$DATA" --auth=trust -E UTF8 --locale=C.UTF-8 -U postgres >"$SMITH_DIR/initdb.log" 2>&1 ||
-    { cat "$SMITH_DIR/initdb.log" >&2; die "initdb failed"; }
 # Every error logged with its SQLSTATE (%e) and source location (verbose),
 # to tell the extension's errors from PostgreSQL's.
-as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-
-# --- sqlsmith test cluster (test/sqlsmith.sh) ---
-listen_addresses = ''
-port = $PGPORT
-unix_socket_directories = '$SOCK'
+new_private_cluster "$SMITH_DIR" "$SOCK" "sqlsmith test cluster (test/sqlsmith.sh)" <<EOF
 restart_after_crash = on
 fsync = off
 synchronous_commit = off

@@ -251,6 +251,25 @@ cluster_stop() {
 
 # Entry scripts call this right after sourcing: the cluster is stopped on any
 # exit, error or Ctrl-C.
+# new_private_cluster DIR SOCKET_DIR LABEL: a suite's own throwaway cluster
+# (not run_all.sh's): stops a leftover one, empties DIR and SOCKET_DIR, runs
+# initdb into DIR/data as the postgres user and writes its postgresql.conf:
+# unix socket SOCKET_DIR and port $PGPORT only, then the settings on stdin.
+new_private_cluster() {
+    local dir="$1" sock="$2" label="$3" data="$1/data"
+    if [[ -f "$data/postmaster.pid" ]]; then
+        as_pg "$(pg_bindir)/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$dir" "$sock"
+    mkdir -p "$dir" "$sock"
+    [[ $EUID -ne 0 ]] || chown postgres: "$dir" "$sock"
+    chmod 755 "$dir" "$sock"
+    as_pg "$(pg_bindir)/initdb" -D "$data" --auth=trust -E UTF8 --locale=C.UTF-8 -U postgres \
+        >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; die "initdb failed"; }
+    { printf "\n# --- %s ---\nlisten_addresses = ''\nport = %s\nunix_socket_directories = '%s'\n" \
+        "$label" "$PGPORT" "$sock"; cat; } | as_pg tee -a "$data/postgresql.conf" >/dev/null
+}
+
 install_cluster_traps() {
     trap 'cluster_stop' EXIT
     trap 'exit 130' INT
