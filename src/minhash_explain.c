@@ -115,6 +115,30 @@ explain_text(text *doc, ExplainText *out)
 }
 
 /*
+ * The word hashes of a text argument, without the text or the words'
+ * offsets: all that the measures need.  Freed now, they are not freed by a
+ * cancel later, which then ends sooner (and the peak memory is lower).
+ */
+static void
+explain_words_only(Datum datum, ExplainText *out)
+{
+	text	   *doc = minhash_fetch_text(datum);
+
+	explain_text(doc, out);
+	if (out->data != VARDATA_ANY(doc))
+		pfree((char *) out->data);	/* converted to UTF-8 */
+	if ((Pointer) doc != DatumGetPointer(datum))
+		pfree(doc);
+	if (out->words.begins != NULL)
+		pfree(out->words.begins);
+	if (out->words.ends != NULL)
+		pfree(out->words.ends);
+	out->words.begins = out->words.ends = NULL;
+	out->data = NULL;
+	out->length = 0;
+}
+
+/*
  * The core's interrupt poll: reads PostgreSQL's flags only (no call that
  * could longjmp through C++ frames).  The glue then calls
  * CHECK_FOR_INTERRUPTS() itself.
@@ -262,8 +286,8 @@ minhash_shingle_resemblance(PG_FUNCTION_ARGS)
 	params.shingle_size = (shingle_size < 0 || shingle_size > PG_UINT16_MAX) ? 0 : (uint16) shingle_size;
 	minhash_report_params_error(mh_check_params(&params), 1, shingle_size);
 
-	explain_text(minhash_fetch_text(PG_GETARG_DATUM(0)), &a);
-	explain_text(minhash_fetch_text(PG_GETARG_DATUM(1)), &b);
+	explain_words_only(PG_GETARG_DATUM(0), &a);
+	explain_words_only(PG_GETARG_DATUM(1), &b);
 	for (;;)
 	{
 		MhStatus	status = mh_exact_resemblance(a.words.hashes, a.words.count,
@@ -299,8 +323,8 @@ minhash_chunk_similarity(PG_FUNCTION_ARGS)
 	Datum		values[6];
 	bool		nulls[6] = {false, false, false, false, false, false};
 
-	explain_text(minhash_fetch_text(PG_GETARG_DATUM(0)), &a);
-	explain_text(minhash_fetch_text(PG_GETARG_DATUM(1)), &b);
+	explain_words_only(PG_GETARG_DATUM(0), &a);
+	explain_words_only(PG_GETARG_DATUM(1), &b);
 	match_texts(&a, &b, min_words, matching, &stats, NULL);
 
 	values[0] = Int32GetDatum((int32) stats.common_words);

@@ -565,9 +565,15 @@ extern "C"
 				return MH_OK;
 			}
 
-			const std::vector<uint64_t> ha = window_hashes(words_a, count_a, w, poller);
-			const std::vector<uint64_t> hb = window_hashes(words_b, count_b, w, poller);
+			std::vector<uint64_t> ha = window_hashes(words_a, count_a, w, poller);
+			std::vector<uint64_t> hb = window_hashes(words_b, count_b, w, poller);
 			const WindowIds ids = number_windows(ha, hb, poller);
+			// Numbered, the hashes are not needed: freed now rather than at
+			// the end, so a cancel later has less to free on its way out.
+			std::vector<uint64_t>().swap(ha);
+			poller.check();
+			std::vector<uint64_t>().swap(hb);
+			poller.check();
 
 			if (information)
 			{

@@ -23,13 +23,18 @@ public:
 	void tick(uint64_t work = 1)
 	{
 		budget_ += work;
-		if (budget_ < kEvery) return;
+		if (budget_ >= kEvery) check();
+	}
+	// Poll now, after a long step that counted no work (freeing memory).
+	void check()
+	{
 		budget_ = 0;
 		if (poll_ != nullptr && poll_(arg_) != 0) throw Interrupted();
 	}
 
 private:
-	static constexpr uint64_t kEvery = 1 << 18;
+	// A step may miss the cache, so a few ms of work at most between polls.
+	static constexpr uint64_t kEvery = 1 << 16;
 	MhInterruptPoll poll_;
 	void *arg_;
 	uint64_t budget_ = 0;
