@@ -31,12 +31,13 @@ CREATE FUNCTION bad_input_receive(payload bytea, column_type text DEFAULT 'minha
 LANGUAGE plpgsql AS $$
 DECLARE
 	received text;
+	payload_file text := format('/tmp/minhash_regress_%s_bad_input.bin', current_setting('port'));
 BEGIN
 	CREATE TEMP TABLE bad_input_payload (bytes bytea);
 	INSERT INTO bad_input_payload VALUES (payload);
-	COPY bad_input_payload TO '/tmp/minhash_regress_bad_input.bin' (FORMAT binary);
+	EXECUTE format('COPY bad_input_payload TO %L (FORMAT binary)', payload_file);
 	EXECUTE format('CREATE TEMP TABLE bad_input_received (value %s)', column_type);
-	COPY bad_input_received FROM '/tmp/minhash_regress_bad_input.bin' (FORMAT binary);
+	EXECUTE format('COPY bad_input_received FROM %L (FORMAT binary)', payload_file);
 	EXECUTE 'SELECT value::text FROM bad_input_received' INTO received;
 	DROP TABLE bad_input_payload, bad_input_received;
 	RETURN received;

@@ -58,10 +58,12 @@ SELECT 'x'::text::minhash(8193);
 SELECT NULL::minhash(4, 5);
 SELECT format_type('minhash'::regtype, 128);
 
--- COPY BINARY round trip.
-COPY io_docs TO '/tmp/minhash_regress_io.bin' (FORMAT binary);
+-- COPY BINARY round trip, through a file named after this cluster's port
+-- (two test runs at once on one machine use two files).
+\set io_file /tmp/minhash_regress_ :PORT _io.bin
+COPY io_docs TO :'io_file' (FORMAT binary);
 CREATE TABLE io_docs_copy (LIKE io_docs);
-COPY io_docs_copy FROM '/tmp/minhash_regress_io.bin' (FORMAT binary);
+COPY io_docs_copy FROM :'io_file' (FORMAT binary);
 SELECT count(*) AS copied, count(*) FILTER (WHERE a.sig = b.sig AND a.sig::text = b.sig::text) AS identical
   FROM io_docs a JOIN io_docs_copy b USING (id);
 SELECT count(*) AS send_matches_layout FROM io_docs
@@ -91,11 +93,12 @@ UNION ALL SELECT 'empty', ''::bytea;
 CREATE TABLE io_received (sig minhash);
 CREATE FUNCTION io_receive(payload_name text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
+	payload_file text := format('/tmp/minhash_regress_%s_payload.bin', current_setting('port'));
 	detail text;
 BEGIN
 	EXECUTE format('COPY (SELECT payload FROM io_payloads WHERE name = %L) TO %L (FORMAT binary)',
-				   payload_name, '/tmp/minhash_regress_payload.bin');
-	COPY io_received FROM '/tmp/minhash_regress_payload.bin' (FORMAT binary);
+				   payload_name, payload_file);
+	EXECUTE format('COPY io_received FROM %L (FORMAT binary)', payload_file);
 	RETURN 'accepted';
 EXCEPTION WHEN others THEN
 	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;

@@ -149,17 +149,18 @@ SELECT minhash_query_send(minhash_query(minhash('a b c'::text, 4), 0.75))
        = '\x3fe8000000000000'::bytea || minhash_send(minhash('a b c'::text, 4)) AS send_layout;
 CREATE TABLE lsh_query_values (q minhash_query);
 INSERT INTO lsh_query_values VALUES (minhash_query(minhash('a b c'::text, 4), 0.75)), (minhash_query(minhash(''::text), 1)), (NULL);
-COPY lsh_query_values TO '/tmp/minhash_regress_query.bin' (FORMAT binary);
+\set query_file /tmp/minhash_regress_ :PORT _query.bin
+COPY lsh_query_values TO :'query_file' (FORMAT binary);
 CREATE TABLE lsh_query_copy (q minhash_query);
-COPY lsh_query_copy FROM '/tmp/minhash_regress_query.bin' (FORMAT binary);
+COPY lsh_query_copy FROM :'query_file' (FORMAT binary);
 SELECT (SELECT array_agg(q::text ORDER BY q::text) FROM lsh_query_values) = (SELECT array_agg(q::text ORDER BY q::text) FROM lsh_query_copy) AS binary_round_trip;
 -- Raw bytes read as a minhash_query: a threshold of 2, then a cut signature.
 CREATE TABLE lsh_query_raw (b bytea);
 INSERT INTO lsh_query_raw VALUES ('\x4000000000000000'::bytea || minhash_send(minhash('a b c'::text, 4)));
-COPY lsh_query_raw TO '/tmp/minhash_regress_query.bin' (FORMAT binary);
-COPY lsh_query_copy FROM '/tmp/minhash_regress_query.bin' (FORMAT binary);
+COPY lsh_query_raw TO :'query_file' (FORMAT binary);
+COPY lsh_query_copy FROM :'query_file' (FORMAT binary);
 TRUNCATE lsh_query_raw;
 INSERT INTO lsh_query_raw VALUES ('\x3fe8000000000000'::bytea || substring(minhash_send(minhash('a b c'::text, 4)) FROM 1 FOR 10));
-COPY lsh_query_raw TO '/tmp/minhash_regress_query.bin' (FORMAT binary);
-COPY lsh_query_copy FROM '/tmp/minhash_regress_query.bin' (FORMAT binary);
+COPY lsh_query_raw TO :'query_file' (FORMAT binary);
+COPY lsh_query_copy FROM :'query_file' (FORMAT binary);
 DROP TABLE lsh_query_values, lsh_query_copy, lsh_query_raw;
