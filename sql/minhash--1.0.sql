@@ -682,7 +682,7 @@ BEGIN
 	WITH band_keys AS (
 		SELECT s.ctid AS tid, k.band_key
 		  FROM ONLY %1$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%3$I, %4$s, %5$s)) AS k(band_key)
-		 WHERE s.%3$I IS NOT NULL
+		 WHERE s.%3$I IS NOT NULL%8$s
 	), buckets AS (
 		SELECT pg_catalog.array_agg(tid) AS tids FROM band_keys GROUP BY band_key HAVING count(*) > 1
 	), candidates AS (
@@ -698,7 +698,9 @@ BEGIN
 		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
 	  FROM candidates c JOIN ONLY %1$s sa ON sa.ctid = c.tid_a JOIN ONLY %1$s sb ON sb.ctid = c.tid_b
 	 WHERE %7$s$q$,
-			source, key_column, sig_column, layout.bands, layout.rows, layout.min_bands, verify);
+			source, key_column, sig_column, layout.bands, layout.rows, layout.min_bands, verify,
+			CASE WHEN groups THEN '
+		   AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = s.ctid)' ELSE '' END);
 	END IF;
 
 	IF NOT groups THEN
@@ -719,8 +721,29 @@ SELECT first_key::text AS key_a, second_key::text AS key_b, resemblance
 	-- row; the walk reads them in the better row's rank order.  Every row of
 	-- the table comes out once: with its pivot if the walk gave it one,
 	-- else as a pivot itself (resemblance 1; null for a null signature).
+	-- Copies: a row whose signature is identical to a better-ranked row's
+	-- (within the threshold of itself) goes wherever that row goes, since
+	-- every resemblance of the two is the same; so only the best-ranked of
+	-- identical signatures takes part in the pairs, and n copies of one
+	-- document cost n rows instead of n^2 / 2 pairs.  Identical signatures
+	-- are found by a 64-bit hash, then compared whole.
 	RETURN format($q$
-WITH pairs AS (%1$s
+WITH copies AS (
+	SELECT x.tid, x.rep_tid, x.rep_key, x.size, x.resemblance
+	  FROM (SELECT y.*,
+				   (SELECT CASE WHEN sb.%3$I OPERATOR(@extschema@.=) sa.%3$I AND %5$s
+								THEN @extschema@.resemblance(sa.%3$I, sb.%3$I) END
+					  FROM ONLY %4$s sa, ONLY %4$s sb WHERE sa.ctid = y.rep_tid AND sb.ctid = y.tid) AS resemblance
+			  FROM (SELECT s.ctid AS tid, @extschema@.minhash_size(s.%3$I) AS size,
+						   pg_catalog.count(*) OVER same_hash AS hash_rows,
+						   pg_catalog.first_value(s.ctid) OVER (same_hash ORDER BY s.%2$I, s.ctid) AS rep_tid,
+						   pg_catalog.first_value(s.%2$I) OVER (same_hash ORDER BY s.%2$I, s.ctid) AS rep_key
+					  FROM ONLY %4$s s
+					 WHERE s.%3$I IS NOT NULL
+					WINDOW same_hash AS (PARTITION BY @extschema@.minhash_hash_extended(s.%3$I, 0))) y
+			 WHERE y.hash_rows > 1 AND y.tid <> y.rep_tid) x
+	 WHERE x.resemblance IS NOT NULL
+), pairs AS (%1$s
 ), directed AS (
 	SELECT CASE WHEN a_better THEN tid_a ELSE tid_b END AS better_tid,
 		   CASE WHEN a_better THEN tid_b ELSE tid_a END AS worse_tid,
@@ -737,19 +760,25 @@ WITH pairs AS (%1$s
 						  OVER (ORDER BY better_size DESC, better_key, better_tid) AS joins
 			  FROM directed d) w
 	 WHERE joins
+), taken_copies AS (
+	SELECT c.tid, coalesce(t.pivot_tid, c.rep_tid) AS pivot_tid,
+		   CASE WHEN t.tid IS NULL THEN c.size ELSE t.pivot_size END AS pivot_size,
+		   CASE WHEN t.tid IS NULL THEN c.rep_key ELSE t.pivot_key END AS pivot_key,
+		   CASE WHEN t.tid IS NULL THEN c.resemblance ELSE t.resemblance END AS resemblance
+	  FROM copies c LEFT JOIN taken t ON t.tid = c.rep_tid
 ), assigned AS (
 	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
 		   coalesce(t.pivot_tid, s.ctid) AS pivot_tid,
 		   CASE WHEN t.tid IS NULL THEN @extschema@.minhash_size(s.%3$I) ELSE t.pivot_size END AS pivot_size,
 		   CASE WHEN t.tid IS NULL THEN s.%2$I ELSE t.pivot_key END AS pivot_key,
 		   CASE WHEN t.tid IS NOT NULL THEN t.resemblance WHEN s.%3$I IS NOT NULL THEN 1.0::double precision END AS resemblance
-	  FROM ONLY %4$s s LEFT JOIN taken t ON t.tid = s.ctid
+	  FROM ONLY %4$s s LEFT JOIN (SELECT * FROM taken UNION ALL SELECT * FROM taken_copies) t ON t.tid = s.ctid
 )
 SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid) AS group_id,
 	   key::text AS key, pivot_key::text AS pivot, resemblance
   FROM assigned
  ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid, tid <> pivot_tid, size DESC NULLS LAST, key, tid$q$,
-		pairs_query, key_column, sig_column, source);
+		pairs_query, key_column, sig_column, source, verify);
 END
 $function$;
 
