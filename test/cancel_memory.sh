@@ -98,21 +98,8 @@ if ((own_cluster)); then
     new_private_cluster "$CANCEL_DIR" "$CANCEL_DIR" "cancellation and memory cluster (test/cancel_memory.sh)" <<EOF
 max_connections = 20
 shared_buffers = 256MB
-work_mem = 64MB
-maintenance_work_mem = 512MB
-max_wal_size = 4GB
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-wal_level = minimal
-max_wal_senders = 0
-max_worker_processes = 4
-max_parallel_workers = 2
-max_parallel_workers_per_gather = 2
-jit = off
-log_min_messages = warning
 log_min_error_statement = panic
-lc_messages = 'C'
+$(throwaway_settings)
 EOF
     cancel_pg_ctl -l "$CANCEL_DIR/server.log" -w -t 60 start >/dev/null ||
         { cat "$CANCEL_DIR/server.log" >&2; die "pg_ctl start failed"; }

@@ -45,22 +45,15 @@ shard_clusters_start
 shard_clusters_topology
 shard_documents_schema 0.8
 
-# The corpus: 1,000 families of 10 drifting copies (the generator of
-# test/corpus/generate_1m.sql, smaller) and 5 rows without a signature; the
-# single-node copy documents_local (with its index) is the reference.
-psql_node 0 -q <<'SQL' || fail "loading the corpus"
+# The corpus: 1,000 families of 10 drifting copies (test/corpus/generate_1m.sql,
+# smaller) and 5 rows without a signature; the single-node copy
+# documents_local (with its index) is the reference.
+psql_node 0 -q -v families=1000 <<'SQL' || fail "loading the corpus"
+\set ON_ERROR_STOP 1
+\i test/corpus/generate_1m.sql
 CREATE TABLE documents_local (id bigint PRIMARY KEY, family integer, sig minhash(128));
-INSERT INTO documents_local (id, family, sig)
-SELECT f::bigint * 10 + m, f,
-	   minhash(CASE WHEN m % 2 = 1 THEN
-					(SELECT string_agg('r' || (hashint4(f * 100 + m * 20 + w) & 65535), ' ') FROM generate_series(1, 20) w) || ' '
-			   ELSE '' END ||
-			   (SELECT string_agg(CASE WHEN m > 0 AND (hashint4(f * 131 + w) & 63) < m THEN 'x' || (hashint4(f * 7 + m * 80 + w) & 65535)
-									   ELSE 'w' || ((hashint4(f * 80 + w) & 2147483647) % 50000) END
-								  || CASE WHEN m > 0 AND w = 40 THEN ' ' || repeat('ins' || m || ' ', m) ELSE '' END,
-								  ' ' ORDER BY w)
-				  FROM generate_series(1, 80) w))
-  FROM generate_series(0, 999) f, generate_series(0, 9) m;
+INSERT INTO documents_local (id, family, sig) SELECT id, family, sig FROM bench_docs;
+DROP TABLE bench_docs;
 INSERT INTO documents_local (id, family, sig) SELECT 100000 + i, -1, NULL FROM generate_series(1, 5) i;
 CREATE INDEX ON documents_local USING gin (sig);
 VACUUM ANALYZE documents_local;

@@ -5,6 +5,12 @@
 -- it the way documents drift: m words replaced, m words inserted in the
 -- middle, and odd members quote it below a reply of 20 words.  About 2.5
 -- minutes on 2 cores, signatures included.  An existing bench_docs is kept.
+-- psql variable families: how many families (default 100,000; the sharding
+-- test and benchmarks pass fewer).
+\if :{?families}
+\else
+\set families 100000
+\endif
 SELECT to_regclass('bench_docs') IS NULL AS generate_corpus \gset
 \if :generate_corpus
 \timing on
@@ -19,7 +25,7 @@ SELECT f::bigint * 10 + m, f,
                           || CASE WHEN m > 0 AND w = 40 THEN ' ' || repeat('ins' || m || ' ', m) ELSE '' END,
                           ' ' ORDER BY w)
           FROM generate_series(1, 80) w)
-  FROM generate_series(0, 99999) f, generate_series(0, 9) m;
+  FROM generate_series(0, :families - 1) f, generate_series(0, 9) m;
 UPDATE bench_docs SET sig = minhash(body);
 \timing off
 VACUUM ANALYZE bench_docs;

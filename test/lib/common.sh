@@ -200,7 +200,6 @@ cluster_start() {
         die "initdb failed"
     fi
 
-    # Sized for a 2-core, 24 GB machine; durability is irrelevant here.
     as_pg tee -a "$PGDATA_DIR/postgresql.conf" >/dev/null <<EOF
 
 # --- throwaway test cluster (test/lib/common.sh) ---
@@ -209,22 +208,9 @@ port = $PGPORT
 unix_socket_directories = '$PGHOST'
 max_connections = 50
 shared_buffers = 1GB
-work_mem = 64MB
-maintenance_work_mem = 512MB
-max_wal_size = 4GB
 checkpoint_timeout = 30min
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-wal_level = minimal
-max_wal_senders = 0
-max_worker_processes = 4
-max_parallel_workers = 2
-max_parallel_workers_per_gather = 2
-jit = off
-log_min_messages = warning
 log_min_error_statement = error
-lc_messages = 'C'
+$(throwaway_settings)
 EOF
 
     log "cluster: starting (socket $PGHOST, port $PGPORT)"
@@ -255,6 +241,27 @@ cluster_stop() {
 # (not run_all.sh's): stops a leftover one, empties DIR and SOCKET_DIR, runs
 # initdb into DIR/data as the postgres user and writes its postgresql.conf:
 # unix socket SOCKET_DIR and port $PGPORT only, then the settings on stdin.
+# The settings every throwaway cluster shares: durability off (nothing here
+# must survive a power cut), memory and parallelism for 2 cores and 24 GB.
+throwaway_settings() {
+    cat <<'EOF'
+work_mem = 64MB
+maintenance_work_mem = 512MB
+max_wal_size = 4GB
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+wal_level = minimal
+max_wal_senders = 0
+max_worker_processes = 4
+max_parallel_workers = 2
+max_parallel_workers_per_gather = 2
+jit = off
+log_min_messages = warning
+lc_messages = 'C'
+EOF
+}
+
 new_private_cluster() {
     local dir="$1" sock="$2" label="$3" data="$1/data"
     if [[ -f "$data/postmaster.pid" ]]; then
