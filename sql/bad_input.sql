@@ -332,7 +332,7 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('gin_minhash_ops options', 'bands x rows > num_perm of the rows', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (bands = 8, rows = 4)); SELECT 'created'$q$),
 ('gin_minhash_ops options', 'bands x rows > num_perm of a new row', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (bands = 4, rows = 4)); INSERT INTO bad_input_mixed VALUES (0, NULL); CREATE INDEX ON bad_input_mixed USING gin (sig gin_minhash_ops (bands = 16, rows = 1)); INSERT INTO bad_input_mixed VALUES (3, minhash('a b c'::text, 8)) RETURNING id$q$),
 ('gin_minhash_ops options', 'threshold 0: no guaranteed layout (valid)', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 0)); SET LOCAL enable_seqscan = off; SELECT count(*) FROM bad_input_docs WHERE sig %> minhash_query(minhash('x'::text, 16), 0)$q$),
-('gin_minhash_ops support functions', 'called from SQL', $q$SELECT minhash_gin_options(NULL)$q$);
+('gin_minhash_ops support functions', 'called from SQL', $q$SELECT minhash_gin_options(NULL::text)$q$);
 
 -- The setting read by %.
 INSERT INTO bad_input_cases (entry, bad_input, query) VALUES

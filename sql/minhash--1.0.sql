@@ -726,22 +726,29 @@ SELECT first_key::text AS key_a, second_key::text AS key_b, resemblance
 	-- every resemblance of the two is the same; so only the best-ranked of
 	-- identical signatures takes part in the pairs, and n copies of one
 	-- document cost n rows instead of n^2 / 2 pairs.  Identical signatures
-	-- are found by a 64-bit hash, then compared whole.
+	-- are found by a 64-bit hash, then compared whole.  The table is read
+	-- once for what these stages need (rows_read), so that their sorts and
+	-- hashes do not carry the signatures along.
 	RETURN format($q$
-WITH copies AS (
+WITH rows_read AS (
+	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
+		   @extschema@.minhash_hash_extended(s.%3$I, 0) AS sig_hash
+	  FROM ONLY %4$s s
+), twins AS (
+	SELECT r.sig_hash FROM rows_read r WHERE r.size IS NOT NULL GROUP BY r.sig_hash HAVING pg_catalog.count(*) > 1
+), copies AS (
 	SELECT x.tid, x.rep_tid, x.rep_key, x.size, x.resemblance
 	  FROM (SELECT y.*,
 				   (SELECT CASE WHEN sb.%3$I OPERATOR(@extschema@.=) sa.%3$I AND %5$s
 								THEN @extschema@.resemblance(sa.%3$I, sb.%3$I) END
 					  FROM ONLY %4$s sa, ONLY %4$s sb WHERE sa.ctid = y.rep_tid AND sb.ctid = y.tid) AS resemblance
-			  FROM (SELECT s.ctid AS tid, @extschema@.minhash_size(s.%3$I) AS size,
-						   pg_catalog.count(*) OVER same_hash AS hash_rows,
-						   pg_catalog.first_value(s.ctid) OVER (same_hash ORDER BY s.%2$I, s.ctid) AS rep_tid,
-						   pg_catalog.first_value(s.%2$I) OVER (same_hash ORDER BY s.%2$I, s.ctid) AS rep_key
-					  FROM ONLY %4$s s
-					 WHERE s.%3$I IS NOT NULL
-					WINDOW same_hash AS (PARTITION BY @extschema@.minhash_hash_extended(s.%3$I, 0))) y
-			 WHERE y.hash_rows > 1 AND y.tid <> y.rep_tid) x
+			  FROM (SELECT r.tid, r.size,
+						   pg_catalog.first_value(r.tid) OVER same_hash AS rep_tid,
+						   pg_catalog.first_value(r.key) OVER same_hash AS rep_key
+					  FROM rows_read r JOIN twins w ON w.sig_hash = r.sig_hash
+					WINDOW same_hash AS (PARTITION BY r.sig_hash ORDER BY r.key, r.tid)) y
+			 WHERE y.tid <> y.rep_tid
+			OFFSET 0) x
 	 WHERE x.resemblance IS NOT NULL
 ), pairs AS (%1$s
 ), directed AS (
@@ -767,12 +774,12 @@ WITH copies AS (
 		   CASE WHEN t.tid IS NULL THEN c.resemblance ELSE t.resemblance END AS resemblance
 	  FROM copies c LEFT JOIN taken t ON t.tid = c.rep_tid
 ), assigned AS (
-	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
-		   coalesce(t.pivot_tid, s.ctid) AS pivot_tid,
-		   CASE WHEN t.tid IS NULL THEN @extschema@.minhash_size(s.%3$I) ELSE t.pivot_size END AS pivot_size,
-		   CASE WHEN t.tid IS NULL THEN s.%2$I ELSE t.pivot_key END AS pivot_key,
-		   CASE WHEN t.tid IS NOT NULL THEN t.resemblance WHEN s.%3$I IS NOT NULL THEN 1.0::double precision END AS resemblance
-	  FROM ONLY %4$s s LEFT JOIN (SELECT * FROM taken UNION ALL SELECT * FROM taken_copies) t ON t.tid = s.ctid
+	SELECT s.tid, s.key, s.size,
+		   coalesce(t.pivot_tid, s.tid) AS pivot_tid,
+		   CASE WHEN t.tid IS NULL THEN s.size ELSE t.pivot_size END AS pivot_size,
+		   CASE WHEN t.tid IS NULL THEN s.key ELSE t.pivot_key END AS pivot_key,
+		   CASE WHEN t.tid IS NOT NULL THEN t.resemblance WHEN s.size IS NOT NULL THEN 1.0::double precision END AS resemblance
+	  FROM rows_read s LEFT JOIN (SELECT * FROM taken UNION ALL SELECT * FROM taken_copies) t ON t.tid = s.tid
 )
 SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid) AS group_id,
 	   key::text AS key, pivot_key::text AS pivot, resemblance
@@ -802,6 +809,9 @@ CREATE FUNCTION near_dupe_groups(source regclass, key_column name, sig_column na
 	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
 	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 	SET enable_hashagg = off
+	-- The copies are few, but nothing tells the planner so: merge joins
+	-- would sort every row (signature included) to match them.
+	SET enable_mergejoin = off
 	AS $function$
 BEGIN
 	RETURN QUERY EXECUTE @extschema@.near_dupe_query(source, key_column, sig_column, threshold, true);
