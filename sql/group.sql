@@ -185,6 +185,13 @@ SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(pivot) AS pivot
 INSERT INTO gd SELECT CASE WHEN c = 2 THEN -id ELSE id + 1000 END, body, sig FROM gd, generate_series(1, 2) c;
 SELECT v.* FROM unnest(ARRAY[0.3, 0.8, 1.0]) t, pg_temp.group_violations(t) v;
 
+-- The planner settings the grouping changes for itself stay inside it, even
+-- within one transaction.
+BEGIN;
+SELECT count(*) AS rows FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
+SELECT current_setting('enable_mergejoin') AS enable_mergejoin, current_setting('enable_hashagg') AS enable_hashagg;
+COMMIT;
+
 -- Grouping can be cancelled, even in its worst case: 20,000 near-copies
 -- (one word added to a memo) share nearly every band key, 200 million
 -- candidate pairs; so can listing the pairs of the identical copies.
