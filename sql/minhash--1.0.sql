@@ -809,19 +809,24 @@ CREATE FUNCTION near_dupe_groups(source regclass, key_column name, sig_column na
 	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
 	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 	SET enable_hashagg = off
-	SET enable_mergejoin = on
 	AS $function$
 BEGIN
-	-- The copies are few, but nothing tells the planner so: a merge join
-	-- would sort every row, signature included, to match them.  Where tid
-	-- can be hashed (PostgreSQL 14 on), merge joins are off for this query;
-	-- the SET clause above keeps that to the function.
-	IF EXISTS (SELECT 1 FROM pg_catalog.pg_opclass c JOIN pg_catalog.pg_am a ON a.oid = c.opcmethod
-				WHERE a.amname = 'hash' AND c.opcintype = 'pg_catalog.tid'::pg_catalog.regtype) THEN
-		PERFORM pg_catalog.set_config('enable_mergejoin', 'off', true);
-	END IF;
 	RETURN QUERY EXECUTE @extschema@.near_dupe_query(source, key_column, sig_column, threshold, true);
 END
 $function$;
+
+-- The copies are few, but nothing tells the planner so: a merge join would
+-- sort every row, signature included, to match them.  Where tid can be
+-- hashed (PostgreSQL 14 on) merge joins are turned off for the grouping,
+-- by a SET clause: a setting changed inside the function would be refused
+-- in a parallel query, and would outlive the call.
+DO $do$
+BEGIN
+	IF EXISTS (SELECT 1 FROM pg_catalog.pg_opclass c JOIN pg_catalog.pg_am a ON a.oid = c.opcmethod
+				WHERE a.amname = 'hash' AND c.opcintype = 'pg_catalog.tid'::pg_catalog.regtype) THEN
+		ALTER FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) SET enable_mergejoin = off;
+	END IF;
+END
+$do$;
 
 COMMENT ON FUNCTION near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold';
