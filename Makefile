@@ -22,6 +22,7 @@ CORE_OBJS = \
 	src/core/exact_resemblance.o \
 	src/core/explain_words.o \
 	src/core/interval.o \
+	src/core/grouping.o \
 	src/core/fault_injection.o
 
 # The glue: one C file per SQL concern.
@@ -32,6 +33,8 @@ GLUE_OBJS = \
 	src/minhash_compare.o \
 	src/minhash_gin.o \
 	src/minhash_group.o \
+	src/minhash_near_dupe_groups.o \
+	src/minhash_glue_shared.o \
 	src/minhash_guc.o \
 	src/minhash_lsh.o \
 	src/minhash_io.o \

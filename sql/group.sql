@@ -146,6 +146,10 @@ CREATE TABLE gd_parted (id int, sig minhash) PARTITION BY RANGE (id);
 SELECT * FROM near_dupe_groups('gd_parted', 'id', 'sig');
 CREATE MATERIALIZED VIEW gd_matview AS SELECT * FROM gd;
 SELECT count(*) FROM near_dupe_pairs('gd_matview', 'id', 'sig', 0.8);
+-- Rows are ranked by key: a key type without an ordering is refused.
+CREATE TABLE gd_point_key (k point, sig minhash);
+INSERT INTO gd_point_key VALUES (point(1, 2), minhash('one two three'::text));
+SELECT * FROM near_dupe_groups('gd_point_key', 'k', 'sig');
 -- Signatures built differently cannot be compared.
 CREATE TABLE gd_mixed (id int, sig minhash);
 INSERT INTO gd_mixed VALUES (1, minhash('one two three'::text)), (2, minhash('one two three'::text, 64));
@@ -185,24 +189,58 @@ SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(pivot) AS pivot
 INSERT INTO gd SELECT CASE WHEN c = 2 THEN -id ELSE id + 1000 END, body, sig FROM gd, generate_series(1, 2) c;
 SELECT v.* FROM unnest(ARRAY[0.3, 0.8, 1.0]) t, pg_temp.group_violations(t) v;
 
--- The planner settings the grouping changes for itself stay inside it, even
--- within one transaction.
-BEGIN;
-SELECT count(*) AS rows FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
-SELECT current_setting('enable_mergejoin') AS enable_mergejoin, current_setting('enable_hashagg') AS enable_hashagg;
-COMMIT;
+-- The grouping runs in memory (mh_group_greedy); near_dupe_query(...,
+-- groups => true) is the same grouping as one SQL statement, the greedy walk
+-- as a window function over the pairs found through band keys.  The two
+-- agree row for row and in order: on gd with its copies, at every threshold
+-- (null: the minhash.threshold setting, which % reads), with integer, text
+-- and null keys and null signatures.
+CREATE FUNCTION pg_temp.engine_vs_sql(source regclass, key_column name, t float8)
+RETURNS TABLE (relation regclass, threshold float8, rows bigint, differences bigint) LANGUAGE plpgsql AS $$
+DECLARE
+	engine text[];
+	by_sql text[];
+BEGIN
+	SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text ORDER BY n) INTO engine
+	  FROM near_dupe_groups(source, key_column, 'sig', t) WITH ORDINALITY g(group_id, key, pivot, resemblance, n);
+	SET LOCAL enable_hashagg = off;
+	EXECUTE format('SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text) FROM (%s) g', near_dupe_query(source, key_column, 'sig', t, true)) INTO by_sql;
+	RETURN QUERY SELECT source, t, count(*), count(*) FILTER (WHERE a IS DISTINCT FROM b)
+	  FROM unnest(engine, by_sql) u(a, b);
+END $$;
+SET minhash.threshold = 0.65;
+SELECT v.* FROM unnest(ARRAY[0.3, 0.5, 0.7, 0.8, 0.9, 1.0, NULL]) t, pg_temp.engine_vs_sql('gd', 'id', t) v;
+RESET minhash.threshold;
+SELECT v.* FROM (VALUES ('gd_int'::regclass), ('gd_text'), ('gd_nulls'), ('gd_copies')) s(r),
+                pg_temp.engine_vs_sql(r, CASE WHEN r = 'gd_copies'::regclass THEN 'id' ELSE 'k' END, 0.5) v;
 
--- Grouping can be cancelled, even in its worst case: 20,000 near-copies
--- (one word added to a memo) share nearly every band key, 200 million
--- candidate pairs; so can listing the pairs of the identical copies.
+-- At threshold 0 every pair qualifies: one group, led by the best-ranked row.
+SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(pivot) FILTER (WHERE key = pivot) AS pivot,
+       bool_and(resemblance >= 0) AS all_reach_0
+  FROM near_dupe_groups('gd', 'id', 'sig', 0);
+
+-- 20,000 near-copies (one word added to a memo) share nearly every band
+-- key: the first pivot takes its whole bucket at once, so they group in one
+-- pass over them, not 200 million candidate pairs.
 CREATE TABLE gd_near_copies AS
 SELECT i AS id, minhash('the same memo sent to everybody in the company about the party on friday evening in the big hall ' || i) AS sig
   FROM generate_series(1, 20000) i;
+SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(resemblance) >= 0.8 AS all_reach_threshold
+  FROM near_dupe_groups('gd_near_copies', 'id', 'sig');
+
+-- Grouping can be cancelled, even in its worst case: 20,000 rows that share
+-- a sentence, and so many band keys at 0.3 (one value a band), without
+-- being near-duplicates: each pivot reads the crowded buckets and takes
+-- nobody (about 20 s).  So can listing the pairs of the identical copies.
+CREATE TABLE gd_crowded AS
+SELECT i AS id, minhash('alpha beta gamma delta epsilon zeta eta theta '
+                        || (SELECT string_agg('w' || i || '_' || j, ' ') FROM generate_series(1, 16) j)) AS sig
+  FROM generate_series(1, 20000) i;
 \set SHOW_CONTEXT never
 SET statement_timeout = '1s';
-SELECT count(*) FROM near_dupe_groups('gd_near_copies', 'id', 'sig');
+SELECT count(*) FROM near_dupe_groups('gd_crowded', 'id', 'sig', 0.3);
 SELECT count(*) FROM near_dupe_pairs('gd_copies', 'id', 'sig');
 RESET statement_timeout;
 \set SHOW_CONTEXT errors
 
-DROP TABLE gd, gd_shuffled, gd_int, gd_text, gd_nulls, gd_empty, gd_quoted, gd_parted, gd_mixed, gd_copies, gd_near_copies CASCADE;
+DROP TABLE gd, gd_shuffled, gd_int, gd_text, gd_nulls, gd_empty, gd_quoted, gd_parted, gd_mixed, gd_copies, gd_near_copies, gd_crowded, gd_point_key CASCADE;

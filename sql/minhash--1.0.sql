@@ -566,45 +566,30 @@ COMMENT ON FUNCTION minhash_flag_duplicates() IS 'BEFORE INSERT OR UPDATE row tr
 -- near_dupe_groups (greedy pivots)
 -------------------------------------------------------------------------------
 
--- The greedy walk of near_dupe_groups(), in C: a window function over the
--- verified pairs directed from the better-ranked row to the other, ordered by
+-- The greedy walk of near_dupe_groups() as SQL (near_dupe_query(..., groups
+-- => true)), in C: a window function over the verified pairs directed from the better-ranked row to the other, ordered by
 -- the better row's rank.  Its answer depends on the rows before it, like
 -- row_number(), which is marked the same way.
 CREATE FUNCTION near_dupe_group_walk(better tid, worse tid) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'minhash_near_dupe_group_walk' LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
 
-COMMENT ON FUNCTION near_dupe_group_walk(tid, tid) IS 'window function behind near_dupe_groups: over pairs (better row, worse row) ordered by the better row''s rank, true when the worse row joins the better row''s group';
+COMMENT ON FUNCTION near_dupe_group_walk(tid, tid) IS 'window function behind near_dupe_query(..., groups => true), the grouping of near_dupe_groups as one SQL statement: over pairs (better row, worse row) ordered by the better row''s rank, true when the worse row joins the better row''s group';
 
--- The query near_dupe_pairs() or near_dupe_groups() runs, after checking the
--- arguments and reading the signature parameters (one scan of the table).
--- Exactness: lsh_index_layout(t, n) gives b bands of r values such that a
--- pair with resemblance >= t disagrees in at most D = b - min_bands positions,
--- so at most D bands differ and at least min_bands band keys are equal.  The
--- query makes a candidate of every pair sharing min_bands keys and keeps the
--- candidates whose resemblance reaches t: exactly the pairs a comparison of
--- every pair would keep, without comparing every pair.  Signatures that hash
--- to one key (chance collisions) only add candidates, which the check drops.
--- Rows are addressed by ctid: the query is one statement, so one snapshot.
--- Every stage is a sort or a join that spills to disk beyond work_mem, once
--- hashed aggregation is off (near_dupe_pairs/groups turn it off): hashing
--- the band keys, nearly all distinct, spilled into 165 batches and took
--- three times as long as sorting them at a million rows.
-CREATE FUNCTION near_dupe_query(source regclass, key_column name, sig_column name,
-								threshold double precision DEFAULT NULL, groups boolean DEFAULT false)
-	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+-- The checks near_dupe_pairs(), near_dupe_groups() and near_dupe_query()
+-- make of their arguments, and one scan of the table for the signatures'
+-- parameters, which must all be the same.
+CREATE FUNCTION near_dupe_check(source regclass, key_column name, sig_column name,
+								threshold double precision,
+								OUT signed bigint, OUT num_perm integer, OUT key_type oid)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 	AS $function$
 DECLARE
 	kind "char";
-	key_type oid;
 	sig_type oid;
 	sig_typmod integer;
-	layout_threshold double precision;
-	verify text;
 	stats record;
-	layout record;
-	pairs_query text;
 BEGIN
-	IF source IS NULL OR key_column IS NULL OR sig_column IS NULL OR groups IS NULL THEN
+	IF source IS NULL OR key_column IS NULL OR sig_column IS NULL THEN
 		RAISE EXCEPTION 'source, key column and signature column must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
@@ -621,7 +606,7 @@ BEGIN
 			USING ERRCODE = 'wrong_object_type',
 				  HINT = 'Rows are addressed by ctid: make a table from a view or query first.';
 	END IF;
-	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a
+	SELECT a.atttypid INTO near_dupe_check.key_type FROM pg_catalog.pg_attribute a
 	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, source
@@ -662,6 +647,47 @@ BEGIN
 				  HINT = 'Only signatures built the same way can be compared: group each parameter set separately.';
 	END IF;
 
+	signed := stats.signed;
+	num_perm := stats.min_n;
+END
+$function$;
+
+COMMENT ON FUNCTION near_dupe_check(regclass, name, name, double precision) IS 'checks the arguments of near_dupe_pairs, near_dupe_groups and near_dupe_query, and that every signature of the column was built the same way; returns how many rows are signed, the number of hash values and the key''s type';
+
+-- The query near_dupe_pairs() runs, or (groups) the same grouping as
+-- near_dupe_groups() as one SQL statement, after checking the arguments and
+-- reading the signature parameters (near_dupe_check).
+-- Exactness: lsh_index_layout(t, n) gives b bands of r values such that a
+-- pair with resemblance >= t disagrees in at most D = b - min_bands positions,
+-- so at most D bands differ and at least min_bands band keys are equal.  The
+-- query makes a candidate of every pair sharing min_bands keys and keeps the
+-- candidates whose resemblance reaches t: exactly the pairs a comparison of
+-- every pair would keep, without comparing every pair.  Signatures that hash
+-- to one key (chance collisions) only add candidates, which the check drops.
+-- Rows are addressed by ctid: the query is one statement, so one snapshot.
+-- Every stage is a sort or a join that spills to disk beyond work_mem, once
+-- hashed aggregation is off (near_dupe_pairs turns it off): hashing the band
+-- keys, nearly all distinct, spilled into 165 batches and took three times
+-- as long as sorting them at a million rows.  Run the groups query with
+-- enable_hashagg and enable_mergejoin off (a merge join would sort every
+-- row, signature included, to match the few copies).
+CREATE FUNCTION near_dupe_query(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT NULL, groups boolean DEFAULT false)
+	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	AS $function$
+DECLARE
+	stats record;
+	layout_threshold double precision;
+	verify text;
+	layout record;
+	pairs_query text;
+BEGIN
+	IF groups IS NULL THEN
+		RAISE EXCEPTION 'groups must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT * INTO stats FROM @extschema@.near_dupe_check(source, key_column, sig_column, threshold);
+
 	-- The threshold, and the band layout that finds every pair at it.  With
 	-- no threshold given, the pairs are those of % (the setting itself), and
 	-- the layout is taken a hair lower since SHOW rounds the setting.
@@ -674,10 +700,10 @@ BEGIN
 	END IF;
 	IF stats.signed < 2 THEN
 		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
-					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(key_type, NULL))
+					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
 					   || 'NULL::double precision AS resemblance WHERE false';
 	ELSE
-		SELECT * INTO layout FROM @extschema@.lsh_index_layout(layout_threshold, stats.min_n);
+		SELECT * INTO layout FROM @extschema@.lsh_index_layout(layout_threshold, stats.num_perm);
 		pairs_query := format($q$
 	WITH band_keys AS (
 		SELECT s.ctid AS tid, k.band_key
@@ -783,13 +809,13 @@ WITH rows_read AS (
 )
 SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid) AS group_id,
 	   key::text AS key, pivot_key::text AS pivot, resemblance
-  FROM assigned
- ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid, tid <> pivot_tid, size DESC NULLS LAST, key, tid$q$,
+  FROM assigned a
+ ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid, tid <> pivot_tid, size DESC NULLS LAST, a.key, tid$q$,
 		pairs_query, key_column, sig_column, source, verify);
 END
 $function$;
 
-COMMENT ON FUNCTION near_dupe_query(regclass, name, name, double precision, boolean) IS 'the query near_dupe_pairs (groups false) or near_dupe_groups (groups true) runs, for EXPLAIN; checks the arguments and reads the signatures'' parameters';
+COMMENT ON FUNCTION near_dupe_query(regclass, name, name, double precision, boolean) IS 'the query near_dupe_pairs runs (groups false), or the grouping of near_dupe_groups as one SQL statement that works within work_mem (groups true; run it with enable_hashagg and enable_mergejoin off); checks the arguments and reads the signatures'' parameters';
 
 CREATE FUNCTION near_dupe_pairs(source regclass, key_column name, sig_column name,
 								threshold double precision DEFAULT NULL)
@@ -804,29 +830,11 @@ $function$;
 
 COMMENT ON FUNCTION near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), found through LSH band keys; exactly the pairs of the self-join with %';
 
+-- The grouping itself runs in memory (minhash_near_dupe_groups.c): a walk
+-- that can be cancelled at any moment and writes nothing to disk.
 CREATE FUNCTION near_dupe_groups(source regclass, key_column name, sig_column name,
 								 threshold double precision DEFAULT NULL)
 	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
-	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-	SET enable_hashagg = off
-	AS $function$
-BEGIN
-	RETURN QUERY EXECUTE @extschema@.near_dupe_query(source, key_column, sig_column, threshold, true);
-END
-$function$;
-
--- The copies are few, but nothing tells the planner so: a merge join would
--- sort every row, signature included, to match them.  Where tid can be
--- hashed (PostgreSQL 14 on) merge joins are turned off for the grouping,
--- by a SET clause: a setting changed inside the function would be refused
--- in a parallel query, and would outlive the call.
-DO $do$
-BEGIN
-	IF EXISTS (SELECT 1 FROM pg_catalog.pg_opclass c JOIN pg_catalog.pg_am a ON a.oid = c.opcmethod
-				WHERE a.amname = 'hash' AND c.opcintype = 'pg_catalog.tid'::pg_catalog.regtype) THEN
-		ALTER FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) SET enable_mergejoin = off;
-	END IF;
-END
-$do$;
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold';

@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "access/tupdesc.h"
 #include "lib/stringinfo.h"
 
 #include "minhash_core.h"
@@ -49,6 +50,11 @@ extern void minhash_report_mismatch(const MhParams *a, const MhParams *b);
 extern void minhash_report_core_failure(MhStatus status, const char *action) pg_attribute_noreturn();
 extern double minhash_check_threshold(double threshold);
 extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
+
+/* minhash_glue_shared.c */
+struct Tuplestorestate;
+extern int	minhash_interrupt_pending(void *arg);
+extern struct Tuplestorestate *minhash_materialize_result(FunctionCallInfo fcinfo, TupleDesc *tupdesc);
 
 /* minhash_fetch.c */
 extern text *minhash_fetch_text(Datum datum);

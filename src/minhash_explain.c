@@ -138,17 +138,6 @@ explain_words_only(Datum datum, ExplainText *out)
 	out->length = 0;
 }
 
-/*
- * The core's interrupt poll: reads PostgreSQL's flags only (no call that
- * could longjmp through C++ frames).  The glue then calls
- * CHECK_FOR_INTERRUPTS() itself.
- */
-static int
-interrupt_pending(void *arg)
-{
-	return INTERRUPTS_PENDING_CONDITION() && INTERRUPTS_CAN_BE_PROCESSED();
-}
-
 /* An error for a status of the core's explain functions. */
 static void
 report_core_status(MhStatus status)
@@ -203,7 +192,7 @@ match_texts(const ExplainText *a, const ExplainText *b, uint32 min_words, MhMatc
 	{
 		MhStatus	status = mh_chunk_match(a->words.hashes, a->words.count,
 											b->words.hashes, b->words.count,
-											min_words, matching, interrupt_pending, NULL,
+											min_words, matching, minhash_interrupt_pending, NULL,
 											stats, chunks);
 
 		if (status != MH_ERR_INTERRUPTED)
@@ -225,34 +214,6 @@ literal_chunks(const ExplainText *a, const ExplainText *b, uint32 min_words, MhC
 	*chunks = palloc_extended(sizeof(MhChunk) * capacity, MCXT_ALLOC_HUGE);
 	match_texts(a, b, min_words, MH_MATCH_LITERAL, &stats, *chunks);
 	return stats.chunks;
-}
-
-/*
- * A set-returning function's tuplestore, in the per-query context (the
- * classic materialize protocol, which every supported version speaks).
- */
-static Tuplestorestate *
-materialize_result(FunctionCallInfo fcinfo, TupleDesc *tupdesc)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext old;
-	Tuplestorestate *store;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		(rsinfo->allowedModes & SFRM_Materialize) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-	if (get_call_result_type(fcinfo, NULL, tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	*tupdesc = CreateTupleDescCopy(*tupdesc);
-	store = tuplestore_begin_heap(true, false, work_mem);
-	MemoryContextSwitchTo(old);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = store;
-	rsinfo->setDesc = *tupdesc;
-	return store;
 }
 
 /* UTF-8 bytes back to a text in the database encoding. */
@@ -293,7 +254,7 @@ minhash_shingle_resemblance(PG_FUNCTION_ARGS)
 		MhStatus	status = mh_exact_resemblance(a.words.hashes, a.words.count,
 												  b.words.hashes, b.words.count,
 												  params.shingle_size, 0,
-												  interrupt_pending, NULL, &resemblance);
+												  minhash_interrupt_pending, NULL, &resemblance);
 
 		if (status != MH_ERR_INTERRUPTED)
 		{
@@ -316,7 +277,7 @@ minhash_chunk_similarity(PG_FUNCTION_ARGS)
 	uint32		min_words = check_min_words(PG_GETARG_INT32(2));
 	MhMatching	matching = parse_matching(PG_GETARG_TEXT_PP(3));
 	TupleDesc	tupdesc;
-	Tuplestorestate *store = materialize_result(fcinfo, &tupdesc);
+	Tuplestorestate *store = minhash_materialize_result(fcinfo, &tupdesc);
 	ExplainText a,
 				b;
 	MhChunkStats stats;
@@ -347,7 +308,7 @@ minhash_common_chunks(PG_FUNCTION_ARGS)
 {
 	uint32		min_words = check_min_words(PG_GETARG_INT32(2));
 	TupleDesc	tupdesc;
-	Tuplestorestate *store = materialize_result(fcinfo, &tupdesc);
+	Tuplestorestate *store = minhash_materialize_result(fcinfo, &tupdesc);
 	ExplainText a,
 				b;
 	MhChunk    *chunks;
@@ -487,7 +448,7 @@ minhash_highlight(PG_FUNCTION_ARGS)
 	uint32		min_words = check_min_words(PG_GETARG_INT32(2));
 	HighlightFormat format = parse_format(PG_GETARG_TEXT_PP(3));
 	TupleDesc	tupdesc;
-	Tuplestorestate *store = materialize_result(fcinfo, &tupdesc);
+	Tuplestorestate *store = minhash_materialize_result(fcinfo, &tupdesc);
 	ExplainText a,
 				b;
 	MhChunk    *chunks;

@@ -1,10 +1,13 @@
 /*
  * minhash_group.c
- *	  The greedy pivot walk behind near_dupe_groups(): a window function
- *	  over verified near-duplicate pairs, read in pivot-rank order.
+ *	  The greedy pivot walk of near_dupe_groups() written as SQL
+ *	  (near_dupe_query(..., groups => true)): a window function over
+ *	  verified near-duplicate pairs, read in pivot-rank order.
  *
- * near_dupe_groups() ranks rows by (distinct shingles descending, key
- * ascending) and walks them in that order: a row not yet taken becomes a
+ * near_dupe_groups() itself runs the walk in memory (mh_group_greedy); the
+ * SQL form gives the same rows, works within work_mem, and checks the
+ * engine in sql/group.sql.  Both rank rows by (distinct shingles
+ * descending, key ascending) and walk them in that order: a row not yet taken becomes a
  * pivot and takes every row not yet taken whose resemblance to it reaches
  * the threshold.  Only rows that have a near-duplicate can be taken, so the
  * walk only needs the verified pairs, each directed from its better-ranked

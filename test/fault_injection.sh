@@ -137,6 +137,10 @@ fault_pg_ctl -l "$FAULT_LOG" -w -t 60 start >/dev/null || { cat "$FAULT_LOG" >&2
 
 psql_run -q -At <<'SQL' >/dev/null
 CREATE EXTENSION minhash;
+-- Rows to group: three memos, each many times over with one word changed.
+CREATE TABLE fault_docs AS
+SELECT i AS id, minhash('memo ' || (i % 3) || ' about the party on friday in the hall, copy ' || i) AS sig
+  FROM generate_series(1, 60) i;
 -- Only the test build has these C functions: no install script declares them.
 CREATE FUNCTION minhash_fault_arm(point text, kind text, nth int, sticky bool) RETURNS void
 	AS '$libdir/minhash', 'minhash_fault_arm' LANGUAGE C STRICT;
@@ -190,6 +194,7 @@ declare -A REACH=(
     [mh_words_scan]="shingle_resemblance('a b c d e f g h', 'a b c d e x g h', 2)::text"
     [mh_exact_resemblance]="shingle_resemblance('a b c d e f g h', 'a b c d e x g h', 2)::text"
     [mh_chunk_match]="chunk_similarity('a b c d e f g h', 'x a b c d e f y', 3)::text"
+    [mh_group_greedy]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5) g)"
 )
 LONG_DOC="minhash(repeat('lorem ipsum dolor sit amet ', 100000))::text"   # 2.7 MB: 3 pieces
 for p in "${injected[@]}"; do [[ -n "${REACH[$p]:-}" ]] || fail "no statement reaches injection point $p"; done
@@ -200,7 +205,7 @@ for p in "${injected[@]}"; do
     if [[ "$p" == mh_builder_size ]]; then oom=XX000; else oom=53200; fi
     CASES+=("$p bad_alloc 1 false $oom" "$p runtime_error 1 false XX000" "$p int 1 false XX000")
 done
-for p in mh_exact_resemblance mh_chunk_match; do
+for p in mh_exact_resemblance mh_chunk_match mh_group_greedy; do
     CASES+=("$p interrupt 1 false 00000" "$p interrupt 1 true 57014")
 done
 CASES+=("mh_builder_feed_text bad_alloc 2 false 53200")

@@ -1,7 +1,9 @@
 -- near_dupe_pairs and near_dupe_groups at scale: the 1,000,000-document
 -- corpus of test/bench_1m.sql (100,000 planted families of 10), threshold
--- 0.8.  Prints wall time of each function, the time, rows and temporary
--- files of each stage of the groups query (EXPLAIN ANALYZE), and candidate
+-- 0.8.  Prints wall time of each function beside the same grouping as one
+-- SQL statement (near_dupe_query(..., groups => true), the baseline), the
+-- rows that differ between the two (none), the time, rows and temporary
+-- files of each stage of that statement (EXPLAIN ANALYZE), and candidate
 -- pairs against true pairs.  Not part of the test run: `bash
 -- test/group_bench_1m.sh` runs it on a throwaway cluster and also samples the
 -- backend's memory, or
@@ -58,6 +60,21 @@ SELECT sum(temp_bytes) AS temp_bytes_before FROM pg_stat_database \gset
 \echo 'near_dupe_groups(bench_docs, id, sig, 0.8) into a table:'
 INSERT INTO bench_times
 SELECT 'near_dupe_groups', pg_temp.elapsed_s($$INSERT INTO bench_groups SELECT * FROM near_dupe_groups('bench_docs', 'id', 'sig', 0.8)$$);
+SELECT pg_sleep(1.5);	-- statistics reach pg_stat_database within a second
+SELECT pg_stat_clear_snapshot();
+SELECT pg_size_pretty(sum(temp_bytes) - :temp_bytes_before) AS temp_files_written_by_near_dupe_groups FROM pg_stat_database;
+\echo 'The same grouping as one SQL statement, near_dupe_query(..., groups => true), into a table (the baseline):'
+SELECT near_dupe_query('bench_docs', 'id', 'sig', 0.8, true) AS groups_query \gset
+CREATE TEMP TABLE bench_groups_sql (LIKE bench_groups);
+SET enable_hashagg = off;
+SET enable_mergejoin = off;
+INSERT INTO bench_times
+SELECT 'near_dupe_query(groups => true)', pg_temp.elapsed_s(format('INSERT INTO bench_groups_sql %s', :'groups_query'));
+RESET enable_mergejoin;
+RESET enable_hashagg;
+\echo 'Rows that differ between the two (must be 0 and 0):'
+SELECT (SELECT count(*) FROM (SELECT * FROM bench_groups EXCEPT ALL SELECT * FROM bench_groups_sql) x) AS only_in_memory,
+       (SELECT count(*) FROM (SELECT * FROM bench_groups_sql EXCEPT ALL SELECT * FROM bench_groups) x) AS only_sql;
 \echo 'near_dupe_pairs(bench_docs, id, sig, 0.8), counted:'
 CREATE TEMP TABLE bench_pairs (key_a text, key_b text, resemblance float8);
 INSERT INTO bench_times
@@ -65,7 +82,7 @@ SELECT 'near_dupe_pairs', pg_temp.elapsed_s($$INSERT INTO bench_pairs SELECT * F
 
 SELECT pg_sleep(1.5);	-- statistics reach pg_stat_database within a second
 SELECT pg_stat_clear_snapshot();
-SELECT pg_size_pretty(sum(temp_bytes) - :temp_bytes_before) AS temp_files_written_by_both FROM pg_stat_database;
+SELECT pg_size_pretty(sum(temp_bytes) - :temp_bytes_before) AS temp_files_written_by_all_three FROM pg_stat_database;
 
 \echo 'Wall time:'
 SELECT what, round(seconds::numeric, 1) AS seconds FROM bench_times;
@@ -86,7 +103,7 @@ SELECT count(*) FILTER (WHERE families = 1) AS pure_groups, count(*) FILTER (WHE
        round(avg(size), 2) AS mean_group_size, max(size) AS largest_group
   FROM per_group;
 
-\echo 'Stages of the groups query (EXPLAIN ANALYZE: per-node timing makes it slower than the run above):'
-SELECT near_dupe_query('bench_docs', 'id', 'sig', 0.8, true) AS groups_query \gset
-SET enable_hashagg = off;	-- as near_dupe_groups() sets it
+\echo 'Stages of the SQL groups query (EXPLAIN ANALYZE: per-node timing makes it slower than the run above):'
+SET enable_hashagg = off;
+SET enable_mergejoin = off;
 SELECT * FROM pg_temp.stages(:'groups_query');

@@ -1,6 +1,6 @@
 // explain_internal.hpp
 //   Shared by the explain files (exact resemblance, chunk matching): the
-//   interrupt poll and the shingle hash of a window of word hashes.
+//   shingle hash of a window of word hashes.
 #pragma once
 
 #include <cstdint>
@@ -9,36 +9,12 @@
 #include <xxhash.h>
 
 #include "boundary.hpp"
+#include "poller.hpp"
 #include "hash_family.hpp"
 #include "minhash_core.h"
 
 namespace minhash
 {
-
-// Calls the poll once per `every` units of work.
-class Poller
-{
-public:
-	Poller(MhInterruptPoll poll, void *arg) : poll_(poll), arg_(arg) {}
-	void tick(uint64_t work = 1)
-	{
-		budget_ += work;
-		if (budget_ >= kEvery) check();
-	}
-	// Poll now, after a long step that counted no work (freeing memory).
-	void check()
-	{
-		budget_ = 0;
-		if (poll_ != nullptr && poll_(arg_) != 0) throw Interrupted();
-	}
-
-private:
-	// A step may miss the cache, so a few ms of work at most between polls.
-	static constexpr uint64_t kEvery = 1 << 16;
-	MhInterruptPoll poll_;
-	void *arg_;
-	uint64_t budget_ = 0;
-};
 
 // The hash minhash() gives the shingle of words[0 .. count): XXH3-64 of the
 // words' hashes, little-endian, seeded with shingle_hash_seed (builder.cpp

@@ -36,6 +36,7 @@ constexpr Boundary kBoundaries[] = {
     {"mh_words_scan", nullptr},
     {"mh_exact_resemblance", nullptr},
     {"mh_chunk_match", nullptr},
+    {"mh_group_greedy", nullptr},
     {"mh_check_params", "compares fields"},
     {"mh_params_match", "compares fields"},
     {"mh_kind_name", "returns a string literal"},

@@ -4,9 +4,7 @@
 //   with probability 1 - (1 - s^r)^b for a pair of resemblance s.
 #include <cmath>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
+#include "lsh_internal.hpp"
 #include "minhash_core.h"
 
 namespace
@@ -66,17 +64,7 @@ MhStatus mh_band_keys(const uint32_t *values, uint32_t num_perm, uint32_t bands,
 	const MhStatus status = mh_check_layout(bands, rows, num_perm);
 	if (status != MH_OK) return status;
 	for (uint32_t band = 0; band < bands; band++)
-	{
-		const uint32_t *first = values + static_cast<size_t>(band) * rows;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		// On the stack, not a std::vector: this noexcept function must not
-		// allocate (a bad_alloc here would terminate the server process).
-		uint32_t little_endian[MH_MAX_NUM_PERM];
-		for (uint32_t i = 0; i < rows; i++) little_endian[i] = __builtin_bswap32(first[i]);
-		first = little_endian;
-#endif
-		keys[band] = XXH3_64bits_withSeed(first, rows * sizeof(uint32_t), band);
-	}
+		keys[band] = minhash::band_key(values + static_cast<size_t>(band) * rows, rows, band);
 	return MH_OK;
 }
 

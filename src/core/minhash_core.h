@@ -225,6 +225,32 @@ MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 						  uint32_t *bands, uint32_t *rows, double *false_positive,
 						  double *false_negative) MH_NOEXCEPT;
 
+/* --- grouping near-duplicates -------------------------------------------- */
+
+/*
+ * The polls of the long computations (grouping, explaining a match); when it
+ * returns non-zero they stop and return MH_ERR_INTERRUPTED.  It must not
+ * longjmp: the glue's version only reads PostgreSQL's interrupt flags, then
+ * the glue calls CHECK_FOR_INTERRUPTS() once the core has returned.
+ */
+typedef int (*MhInterruptPoll) (void *arg);
+
+/*
+ * The greedy grouping of near_dupe_groups(): signatures[0 .. count) in rank
+ * order (best first), each num_perm values, empty[i] non-zero when row i's
+ * set is empty.  Walking them in order, a row not yet taken becomes a pivot
+ * and takes every row not yet taken whose resemblance to it (mh_resemblance)
+ * is at least threshold: exactly, candidates coming from band keys that no
+ * such pair can miss.  Writes pivots[i], the rank of the pivot row i joined
+ * (i for a pivot), and resemblance[i], its resemblance to it (1 for a pivot).
+ * Memory: at most about count * (10 * bands + 20) bytes, bands being one
+ * more than the positions two rows at the threshold may disagree on.  On
+ * MH_ERR_INTERRUPTED the outputs hold nothing.
+ */
+MhStatus	mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+							uint32_t num_perm, double threshold, MhInterruptPoll poll,
+							void *poll_arg, uint32_t *pivots, double *resemblance) MH_NOEXCEPT;
+
 /* --- explaining a match -------------------------------------------------- */
 
 /*
@@ -253,13 +279,9 @@ MhStatus	mh_words_scan(const char *text, size_t length, size_t *position, size_t
 						  MhWords *words) MH_NOEXCEPT;
 
 /*
- * The long computations below poll this now and then; when it returns
- * non-zero they stop and return MH_ERR_INTERRUPTED, having changed nothing
- * the caller sees.  It must not longjmp: the glue's version only reads
- * PostgreSQL's interrupt flags, then the glue calls CHECK_FOR_INTERRUPTS()
- * once the core has returned.
+ * The computations below poll (MhInterruptPoll, above) now and then, and
+ * when interrupted change nothing the caller sees.
  */
-typedef int (*MhInterruptPoll) (void *arg);
 
 /*
  * Exact resemblance S_R of two documents' word shingles: |A ∩ B| / |A ∪ B|

@@ -2456,6 +2456,7 @@ void test_params_and_api()
 	}
 }
 
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -3246,6 +3247,107 @@ void test_union()
 	}
 }
 
+// ---------------------------------------------------------------------------
+// Grouping (mh_group_greedy) against the greedy walk over every pair
+// ---------------------------------------------------------------------------
+
+void test_grouping()
+{
+	g_section = "grouping";
+	std::mt19937_64 rng(20261122);
+	for (uint32_t num_perm : {1u, 7u, 32u, 128u})
+	{
+		// Families: a random signature and variants with a share of its
+		// positions redrawn (a few values from a small range, so that chance
+		// agreements happen too), exact copies, and empty sets.
+		std::vector<std::vector<uint32_t>> sigs;
+		std::vector<uint8_t> empty;
+		for (int family = 0; family < 40; family++)
+		{
+			std::vector<uint32_t> base(num_perm);
+			for (uint32_t &v : base) v = static_cast<uint32_t>(rng() % 64);
+			const int members = 1 + static_cast<int>(rng() % 8);
+			for (int m = 0; m < members; m++)
+			{
+				std::vector<uint32_t> variant = base;
+				const double share = (rng() % 100) / 100.0;
+				for (uint32_t &v : variant)
+					if ((rng() % 1000) / 1000.0 < share) v = static_cast<uint32_t>(rng() % 64);
+				sigs.push_back(variant);
+				empty.push_back(0);
+				if (rng() % 5 == 0)
+				{
+					sigs.push_back(variant);
+					empty.push_back(0);
+				}
+			}
+		}
+		for (int e = 0; e < 3; e++)
+		{
+			sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
+			empty.push_back(1);
+		}
+		std::shuffle(sigs.begin(), sigs.end(), rng);
+		const auto count = static_cast<uint32_t>(sigs.size());
+		// Shuffling the signatures moved the empty flags' meaning: recompute.
+		for (uint32_t i = 0; i < count; i++)
+			empty[i] = sigs[i][0] == MH_EMPTY_VALUE &&
+			           std::all_of(sigs[i].begin(), sigs[i].end(),
+			                       [](uint32_t v) { return v == MH_EMPTY_VALUE; });
+		std::vector<const uint32_t *> rows(count);
+		for (uint32_t i = 0; i < count; i++) rows[i] = sigs[i].data();
+
+		for (double threshold : {0.0, 0.1, 0.3, 0.5, 0.75, 0.8, 0.9, 1.0})
+		{
+			const std::string context =
+			    "n " + std::to_string(num_perm) + ", threshold " + std::to_string(threshold);
+			auto resemblance = [&](uint32_t a, uint32_t b) {
+				if (empty[a] || empty[b]) return empty[a] && empty[b] ? 1.0 : 0.0;
+				return static_cast<double>(
+				           mh_agreeing_positions(rows[a], rows[b], num_perm)) /
+				       num_perm;
+			};
+			std::vector<uint32_t> want_pivot(count, UINT32_MAX);
+			std::vector<double> want_r(count, -1);
+			for (uint32_t p = 0; p < count; p++)
+			{
+				if (want_pivot[p] != UINT32_MAX) continue;
+				want_pivot[p] = p;
+				want_r[p] = 1.0;
+				for (uint32_t q = p + 1; q < count; q++)
+					if (want_pivot[q] == UINT32_MAX && resemblance(p, q) >= threshold)
+					{
+						want_pivot[q] = p;
+						want_r[q] = resemblance(p, q);
+					}
+			}
+			std::vector<uint32_t> pivots(count);
+			std::vector<double> r(count);
+			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, nullptr,
+			                         nullptr, pivots.data(), r.data()),
+			         MH_OK, context);
+			CHECK(pivots == want_pivot, context + ": the pivots of the greedy walk over every pair");
+			CHECK(r == want_r, context + ": each row's resemblance to its pivot");
+		}
+		std::vector<uint32_t> pivots(count);
+		std::vector<double> r(count);
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, 0.8, stop_now,
+		                         nullptr, pivots.data(), r.data()),
+		         MH_ERR_INTERRUPTED, "the poll stops the grouping");
+		for (double bad : {-0.1, 1.5, std::nan("")})
+			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, bad, nullptr,
+			                         nullptr, pivots.data(), r.data()),
+			         MH_ERR_THRESHOLD_RANGE, "threshold outside [0, 1]");
+	}
+	uint32_t pivot = 7;
+	double r = 7;
+	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 128, 0.8, nullptr, nullptr, &pivot, &r), MH_OK,
+	         "no rows");
+	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 0, 0.8, nullptr, nullptr, &pivot, &r),
+	         MH_ERR_NUM_PERM_RANGE, "no hash values");
+}
+
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -3281,6 +3383,7 @@ int main()
 	run(test_chunk_queue_reference, "chunk matching vs the priority-queue reference");
 	run(test_interval, "resemblance interval");
 	run(test_union, "union");
+	run(test_grouping, "grouping vs the greedy walk over every pair");
 	if (timing)
 		std::printf(
 		    "(total %.2f s)\n",

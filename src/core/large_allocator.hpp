@@ -1,0 +1,81 @@
+// large_allocator.hpp
+//   An allocator for the engine's large arrays: they go in their own
+//   mapping, in 2 MB pages where the kernel offers them (transparent huge
+//   pages on request, MADV_HUGEPAGE).  Why: a cancelled grouping must give
+//   its memory back before the backend answers, and the kernel unmaps
+//   512 MB of 4 kB pages in about 50 ms here, of 2 MB pages in 2 ms.
+//   Small arrays use the heap as usual.
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace minhash
+{
+
+// At least this many bytes get a mapping of their own.
+constexpr std::size_t kLargeArrayBytes = std::size_t(4) << 20;
+
+inline void *allocate_large(std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (bytes >= kLargeArrayBytes)
+	{
+		void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) throw std::bad_alloc();
+		// Advice only: without huge pages the memory is the same, slower to free.
+		(void) madvise(p, bytes, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return ::operator new(bytes);
+}
+
+inline void free_large(void *p, std::size_t bytes) noexcept
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (bytes >= kLargeArrayBytes)
+	{
+		(void) munmap(p, bytes);
+		return;
+	}
+#endif
+	::operator delete(p);
+}
+
+template <typename T>
+struct LargeAllocator
+{
+	using value_type = T;
+	LargeAllocator() = default;
+	template <typename U>
+	LargeAllocator(const LargeAllocator<U> &) noexcept
+	{
+	}
+	T *allocate(std::size_t n)
+	{
+		if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_alloc();
+		return static_cast<T *>(allocate_large(n * sizeof(T)));
+	}
+	void deallocate(T *p, std::size_t n) noexcept { free_large(p, n * sizeof(T)); }
+	template <typename U>
+	bool operator==(const LargeAllocator<U> &) const noexcept
+	{
+		return true;
+	}
+	template <typename U>
+	bool operator!=(const LargeAllocator<U> &) const noexcept
+	{
+		return false;
+	}
+};
+
+template <typename T>
+using LargeVector = std::vector<T, LargeAllocator<T>>;
+
+} // namespace minhash

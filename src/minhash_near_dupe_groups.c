@@ -1,0 +1,515 @@
+/*
+ * minhash_near_dupe_groups.c
+ *	  near_dupe_groups(): read a table's signatures into memory, rank the
+ *	  rows, let the engine walk them (mh_group_greedy), return the groups.
+ *
+ * The arguments are checked by near_dupe_check() (SQL, shared with
+ * near_dupe_query), then one query reads ctid, key, key::text and signature
+ * of every row; all of it runs on the calling query's snapshot.  Rank: most
+ * distinct shingles first, then key in its type's order (nulls last), then
+ * ctid; rows without a signature come last, each a group of its own.  The
+ * rank sort is our own merge sort, which checks for interrupts, as does the
+ * engine: nothing here runs for long without a chance to cancel, and
+ * nothing is written to disk before the result.
+ *
+ * Memory: the signatures (4 * num_perm bytes a row), the keys, and the
+ * engine's band buckets (mh_group_greedy), all freed at the end.  The same
+ * grouping as one SQL statement, which works within work_mem and spills to
+ * disk, is near_dupe_query(..., groups => true).
+ */
+#include "postgres.h"
+
+#include <sys/mman.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/itemptr.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/sortsupport.h"
+#include "utils/tuplestore.h"
+#include "utils/typcache.h"
+
+#include "minhash.h"
+
+/* Rows fetched from the cursor at a time. */
+#define FETCH_ROWS 10000
+
+/* The rows read, in table order. */
+typedef struct GroupRows
+{
+	uint32		count;
+	uint32		capacity;
+	uint64	   *tids;			/* block << 16 | offset: ctid order */
+	Datum	   *keys;
+	bool	   *key_nulls;
+	text	  **key_texts;		/* key::text, NULL for a null key */
+	uint64	   *sizes;			/* distinct shingles */
+	bool	   *signed_rows;	/* has a signature */
+	uint32	  **values;			/* the signature's values, NULL if none */
+
+	/* the values themselves, one signature after another */
+	uint32	   *value_store;
+	uint32		value_slots;	/* signatures it has room for */
+	uint32		value_count;	/* values a signature, from the check */
+	uint32		value_slots_used;
+
+	/* the signatures' parameters, from the first one */
+	bool		have_params;
+	MhParams	params;
+
+	/* how keys compare */
+	SortSupportData key_order;
+} GroupRows;
+
+static void *
+huge_array(Size size, Size count)
+{
+	return palloc_extended(Max(size * count, 1), MCXT_ALLOC_HUGE);
+}
+
+static void *
+grow_array(void *array, Size size, Size count)
+{
+	if (array == NULL)
+		return huge_array(size, count);
+	return repalloc_huge(array, Max(size * count, 1));
+}
+
+static void
+grow_rows(GroupRows *rows)
+{
+	uint32		capacity;
+
+	if (rows->count < rows->capacity)
+		return;
+	if (rows->capacity >= PG_UINT32_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cannot group more than %u rows", PG_UINT32_MAX / 2)));
+	capacity = Max(rows->capacity * 2, 1024);
+	rows->tids = grow_array(rows->tids, sizeof(uint64), capacity);
+	rows->keys = grow_array(rows->keys, sizeof(Datum), capacity);
+	rows->key_nulls = grow_array(rows->key_nulls, sizeof(bool), capacity);
+	rows->key_texts = grow_array(rows->key_texts, sizeof(text *), capacity);
+	rows->sizes = grow_array(rows->sizes, sizeof(uint64), capacity);
+	rows->signed_rows = grow_array(rows->signed_rows, sizeof(bool), capacity);
+	rows->values = grow_array(rows->values, sizeof(uint32 *), capacity);
+	rows->capacity = capacity;
+}
+
+/* Keys compare with their type's default btree order and the column's collation. */
+static void
+prepare_key_order(GroupRows *rows, Oid key_type, Oid collation)
+{
+	TypeCacheEntry *type = lookup_type_cache(key_type, TYPECACHE_LT_OPR);
+
+	if (!OidIsValid(type->lt_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("could not identify an ordering operator for type %s",
+						format_type_be(key_type)),
+				 errhint("Groups are ranked by key: use a key column of a type with a btree operator class.")));
+	memset(&rows->key_order, 0, sizeof(rows->key_order));
+	rows->key_order.ssup_cxt = CurrentMemoryContext;
+	rows->key_order.ssup_collation = collation;
+	rows->key_order.ssup_nulls_first = false;
+	PrepareSortSupportFromOrderingOp(type->lt_opr, &rows->key_order);
+}
+
+/*
+ * The signatures' values take most of the memory (4 * num_perm bytes a
+ * row), so they get a mapping of their own, in 2 MB pages where the kernel
+ * offers them (src/core/large_allocator.hpp says why: a cancel must give
+ * the memory back quickly).  It is unmapped when its memory context goes,
+ * at the end or on error.
+ */
+typedef struct ValueMapping
+{
+	void	   *start;
+	Size		size;
+	MemoryContextCallback unmap;
+} ValueMapping;
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+static void
+unmap_values(void *arg)
+{
+	ValueMapping *mapping = (ValueMapping *) arg;
+
+	if (mapping->start != NULL)
+		(void) munmap(mapping->start, mapping->size);
+	mapping->start = NULL;
+}
+#endif
+
+static uint32 *
+allocate_values(MemoryContext owner, Size size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	ValueMapping *mapping = MemoryContextAllocZero(owner, sizeof(ValueMapping));
+	void	   *start = mmap(NULL, Max(size, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (start == MAP_FAILED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("Failed on a request of size %zu for the signatures to group.", size)));
+	(void) madvise(start, Max(size, 1), MADV_HUGEPAGE);
+	mapping->start = start;
+	mapping->size = Max(size, 1);
+	mapping->unmap.func = unmap_values;
+	mapping->unmap.arg = mapping;
+	MemoryContextRegisterResetCallback(owner, &mapping->unmap);
+	return start;
+#else
+	return MemoryContextAllocExtended(owner, Max(size, 1), MCXT_ALLOC_HUGE);
+#endif
+}
+
+/* Keep one fetched row: its parts are copied into the current context. */
+static void
+keep_row(GroupRows *rows, HeapTuple tuple, TupleDesc desc, Form_pg_attribute key_attr)
+{
+	bool		isnull;
+	Datum		datum;
+	uint32		i = rows->count;
+	ItemPointer tid;
+
+	grow_rows(rows);
+	tid = (ItemPointer) DatumGetPointer(heap_getattr(tuple, 1, desc, &isnull));
+	rows->tids[i] = ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
+		ItemPointerGetOffsetNumberNoCheck(tid);
+
+	datum = heap_getattr(tuple, 2, desc, &rows->key_nulls[i]);
+	rows->keys[i] = rows->key_nulls[i] ? (Datum) 0 :
+		datumCopy(datum, key_attr->attbyval, key_attr->attlen);
+	datum = heap_getattr(tuple, 3, desc, &isnull);
+	rows->key_texts[i] = isnull ? NULL : DatumGetTextPCopy(datum);
+
+	datum = heap_getattr(tuple, 4, desc, &isnull);
+	rows->signed_rows[i] = !isnull;
+	rows->values[i] = NULL;
+	rows->sizes[i] = 0;
+	if (!isnull)
+	{
+		MinHash    *sig = DatumGetMinHashP(datum);
+		MhSummary	summary;
+
+		minhash_get_summary(sig, &summary);
+		if (!rows->have_params)
+		{
+			rows->params = summary.params;
+			rows->have_params = true;
+		}
+		else if (mh_params_match(&rows->params, &summary.params) != MH_OK)
+			minhash_report_mismatch(&rows->params, &summary.params);
+		rows->sizes[i] = summary.distinct_shingles;
+		/* The check counted the signed rows on this same snapshot. */
+		if (rows->value_slots_used >= rows->value_slots || sig->num_perm != rows->value_count)
+			elog(ERROR, "the signatures differ from what near_dupe_check counted");
+		rows->values[i] = rows->value_store + (Size) rows->value_slots_used++ * sig->num_perm;
+		memcpy(rows->values[i], sig->values, sizeof(uint32) * sig->num_perm);
+		if ((Pointer) sig != DatumGetPointer(datum))
+			pfree(sig);
+	}
+	rows->count++;
+}
+
+/* Read every row of the table through a cursor, into `into`. */
+static void
+read_rows(GroupRows *rows, const char *query, MemoryContext into)
+{
+	Portal		portal;
+	bool		prepared = false;
+
+	portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+	for (;;)
+	{
+		MemoryContext old;
+
+		SPI_cursor_fetch(portal, true, FETCH_ROWS);
+		if (SPI_processed == 0)
+			break;
+		old = MemoryContextSwitchTo(into);
+		if (!prepared)
+		{
+			Form_pg_attribute key_attr = TupleDescAttr(SPI_tuptable->tupdesc, 1);
+
+			prepare_key_order(rows, key_attr->atttypid, key_attr->attcollation);
+			prepared = true;
+		}
+		for (uint64 i = 0; i < SPI_processed; i++)
+			keep_row(rows, SPI_tuptable->vals[i], SPI_tuptable->tupdesc,
+					 TupleDescAttr(SPI_tuptable->tupdesc, 1));
+		MemoryContextSwitchTo(old);
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+}
+
+/*
+ * Rank order: signed rows first, by distinct shingles descending; then key
+ * (nulls last); then ctid.
+ */
+static int
+compare_rank(const GroupRows *rows, uint32 a, uint32 b)
+{
+	int			cmp;
+
+	if (rows->signed_rows[a] != rows->signed_rows[b])
+		return rows->signed_rows[a] ? -1 : 1;
+	if (rows->sizes[a] != rows->sizes[b])
+		return rows->sizes[a] > rows->sizes[b] ? -1 : 1;
+	cmp = ApplySortComparator(rows->keys[a], rows->key_nulls[a],
+							  rows->keys[b], rows->key_nulls[b],
+							  (SortSupport) &rows->key_order);
+	if (cmp != 0)
+		return cmp;
+	return rows->tids[a] < rows->tids[b] ? -1 : (rows->tids[a] > rows->tids[b] ? 1 : 0);
+}
+
+/*
+ * The rows' numbers in rank order: a bottom-up merge sort, which checks for
+ * interrupts as it goes (PostgreSQL's in-memory sorts do not).
+ */
+static uint32 *
+rank_rows(const GroupRows *rows)
+{
+	uint32		count = rows->count;
+	uint32	   *order = huge_array(sizeof(uint32), count);
+	uint32	   *merged = huge_array(sizeof(uint32), count);
+
+	for (uint32 i = 0; i < count; i++)
+		order[i] = i;
+	for (uint64 width = 1; width < count; width *= 2)
+	{
+		uint32	   *swap;
+
+		for (uint64 low = 0; low < count; low += 2 * width)
+		{
+			uint64		middle = Min(low + width, count);
+			uint64		high = Min(low + 2 * width, count);
+			uint64		a = low,
+						b = middle,
+						out = low;
+
+			while (out < high)
+			{
+				if (b >= high || (a < middle && compare_rank(rows, order[a], order[b]) <= 0))
+					merged[out++] = order[a++];
+				else
+					merged[out++] = order[b++];
+				if ((out & 0xFFF) == 0)
+					CHECK_FOR_INTERRUPTS();
+			}
+		}
+		swap = order;
+		order = merged;
+		merged = swap;
+	}
+	pfree(merged);
+	return order;
+}
+
+/* The engine's walk over the signed rows, ranked[0 .. count). */
+static void
+walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double threshold,
+			uint32 *pivots, double *resemblance)
+{
+	const uint32 **signatures = huge_array(sizeof(uint32 *), count);
+	uint8	   *empty = huge_array(sizeof(uint8), count);
+
+	for (uint32 i = 0; i < count; i++)
+	{
+		signatures[i] = rows->values[ranked[i]];
+		empty[i] = rows->sizes[ranked[i]] == 0;
+	}
+	for (;;)
+	{
+		MhStatus	status = mh_group_greedy(signatures, empty, count, rows->params.num_perm,
+											 threshold, minhash_interrupt_pending, NULL,
+											 pivots, resemblance);
+
+		if (status == MH_OK)
+			break;
+		if (status == MH_ERR_OUT_OF_MEMORY)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory"),
+					 errdetail("Grouping %u signatures of %u values needs more memory than is available.",
+							   count, rows->params.num_perm),
+					 errhint("near_dupe_query(..., groups => true) gives the same groups as one SQL statement, which works within work_mem.")));
+		if (status != MH_ERR_INTERRUPTED)
+			minhash_report_core_failure(status, "group signatures");
+		/* An interrupt that does not end the query: start over. */
+		CHECK_FOR_INTERRUPTS();
+	}
+	pfree(signatures);
+	pfree(empty);
+}
+
+/* Put the groups into the result, in pivot rank order, each pivot first. */
+static void
+emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
+			const uint32 *pivots, const double *resemblance,
+			Tuplestorestate *store, TupleDesc desc)
+{
+	uint32	   *first = huge_array(sizeof(uint32), (Size) signed_count + 1);
+	uint32	   *members = huge_array(sizeof(uint32), signed_count);
+	int64		group_id = 0;
+	Datum		values[4];
+	bool		nulls[4];
+
+	/* A counting sort of the ranked rows by pivot, keeping rank order. */
+	memset(first, 0, sizeof(uint32) * ((Size) signed_count + 1));
+	for (uint32 i = 0; i < signed_count; i++)
+		first[pivots[i] + 1]++;
+	for (uint32 p = 0; p < signed_count; p++)
+		first[p + 1] += first[p];
+	for (uint32 i = 0; i < signed_count; i++)
+		members[first[pivots[i]]++] = i;
+	/* first[p] now ends pivot p's members: step back to their start. */
+	for (uint32 p = signed_count; p > 0; p--)
+		first[p] = first[p - 1];
+	first[0] = 0;
+
+	for (uint32 p = 0; p < signed_count; p++)
+	{
+		text	   *pivot_key;
+
+		if (pivots[p] != p)
+			continue;
+		group_id++;
+		pivot_key = rows->key_texts[ranked[p]];
+		for (uint32 m = first[p]; m < first[p + 1]; m++)
+		{
+			uint32		row = ranked[members[m]];
+
+			values[0] = Int64GetDatum(group_id);
+			nulls[0] = false;
+			values[1] = PointerGetDatum(rows->key_texts[row]);
+			nulls[1] = rows->key_texts[row] == NULL;
+			values[2] = PointerGetDatum(pivot_key);
+			nulls[2] = pivot_key == NULL;
+			values[3] = Float8GetDatum(resemblance[members[m]]);
+			nulls[3] = false;
+			tuplestore_putvalues(store, desc, values, nulls);
+			if ((m & 0xFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+	}
+	/* Rows without a signature: each alone, resemblance unknown. */
+	for (uint32 i = signed_count; i < rows->count; i++)
+	{
+		text	   *key = rows->key_texts[ranked[i]];
+
+		values[0] = Int64GetDatum(++group_id);
+		nulls[0] = false;
+		values[1] = values[2] = PointerGetDatum(key);
+		nulls[1] = nulls[2] = key == NULL;
+		nulls[3] = true;
+		tuplestore_putvalues(store, desc, values, nulls);
+		if ((i & 0xFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	pfree(first);
+	pfree(members);
+}
+
+PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
+/*
+ * near_dupe_groups(source regclass, key_column name, sig_column name,
+ * threshold float8 DEFAULT NULL): every row in one near-duplicate group.
+ */
+Datum
+minhash_near_dupe_groups(PG_FUNCTION_ARGS)
+{
+	Oid			schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	const char *schema_name = quote_identifier(get_namespace_name(schema));
+	Oid			check_types[4] = {REGCLASSOID, NAMEOID, NAMEOID, FLOAT8OID};
+	Datum		check_args[4];
+	char		check_nulls[4];
+	Oid			source;
+	char	   *key_column,
+			   *sig_column,
+			   *query;
+	double		threshold;
+	MemoryContext work,
+				old;
+	GroupRows	rows;
+	uint32	   *ranked,
+				signed_count = 0;
+	uint32	   *pivots;
+	double	   *resemblance;
+	int64		signed_rows;
+	int32		num_perm = 0;
+	bool		isnull;
+	TupleDesc	desc;
+	Tuplestorestate *store;
+
+	for (int i = 0; i < 4; i++)
+	{
+		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
+		check_nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
+	}
+	store = minhash_materialize_result(fcinfo, &desc);
+
+	/* Everything below lives in one context, deleted at the end. */
+	work = AllocSetContextCreate(CurrentMemoryContext, "near_dupe_groups", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(work);
+	memset(&rows, 0, sizeof(rows));
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* Errors for bad arguments, a view, mixed parameters (one scan). */
+	if (SPI_execute_with_args(psprintf("SELECT c.signed, c.num_perm FROM %s.near_dupe_check($1, $2, $3, $4) c",
+									   schema_name),
+							  4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "near_dupe_check failed");
+	signed_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (signed_rows > PG_UINT32_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cannot group more than %u rows", PG_UINT32_MAX / 2)));
+	if (signed_rows > 0)
+	{
+		rows.value_slots = (uint32) signed_rows;
+		rows.value_count = (uint32) num_perm;
+		rows.value_store = allocate_values(work, sizeof(uint32) * (Size) num_perm * rows.value_slots);
+	}
+	source = PG_GETARG_OID(0);
+	key_column = NameStr(*PG_GETARG_NAME(1));
+	sig_column = NameStr(*PG_GETARG_NAME(2));
+	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
+
+	query = psprintf("SELECT s.ctid, s.%s, s.%s::pg_catalog.text, s.%s FROM ONLY %s.%s s",
+					 quote_identifier(key_column), quote_identifier(key_column),
+					 quote_identifier(sig_column),
+					 quote_identifier(get_namespace_name(get_rel_namespace(source))),
+					 quote_identifier(get_rel_name(source)));
+	read_rows(&rows, query, work);
+	SPI_finish();
+	MemoryContextSwitchTo(work);
+
+	ranked = rank_rows(&rows);
+	while (signed_count < rows.count && rows.signed_rows[ranked[signed_count]])
+		signed_count++;
+	pivots = huge_array(sizeof(uint32), signed_count);
+	resemblance = huge_array(sizeof(double), signed_count);
+	if (signed_count > 0)
+		walk_groups(&rows, ranked, signed_count, threshold, pivots, resemblance);
+
+	MemoryContextSwitchTo(old);
+	emit_groups(&rows, ranked, signed_count, pivots, resemblance, store, desc);
+	MemoryContextDelete(work);
+	return (Datum) 0;
+}
