@@ -17,7 +17,7 @@
 #      timeout.  p50/p95/p99/max per workload, and the worst trials:
 #        minhash(doc) on a 200 MB text             (MINHASH_CANCEL_TRIALS, default 60)
 #        chunk_similarity(a, b) on two 50 MB texts (same count)
-#        near_dupe_groups() over 1M rows            (MINHASH_CANCEL_GROUP_TRIALS, default 12)
+#        near_dupe_groups() over 1M rows            (MINHASH_CANCEL_GROUP_TRIALS, default 40)
 #      The texts are stored in a table first (STORAGE EXTERNAL: uncompressed
 #      out of line, which our functions fetch in slices, with interrupt
 #      checks in between: src/minhash_fetch.c), so the timed statement is
@@ -54,7 +54,7 @@ cd "$REPO_ROOT"
 ((own_cluster)) || eval "$caller_env"   # common.sh points PG* at its own cluster
 
 TRIALS="${MINHASH_CANCEL_TRIALS:-60}"
-GROUP_TRIALS="${MINHASH_CANCEL_GROUP_TRIALS:-12}"
+GROUP_TRIALS="${MINHASH_CANCEL_GROUP_TRIALS:-40}"
 GROUP_MS="${MINHASH_CANCEL_GROUP_MS:-}"    # T of the grouping, to skip its untimed run
 PARTS=" ${MINHASH_CANCEL_PARTS:-texts groups memory} "
 AGG_ROWS="${MINHASH_CANCEL_AGG_ROWS:-10000000}"
