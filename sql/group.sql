@@ -214,6 +214,15 @@ RESET minhash.threshold;
 SELECT v.* FROM (VALUES ('gd_int'::regclass), ('gd_text'), ('gd_nulls'), ('gd_copies')) s(r),
                 pg_temp.engine_vs_sql(r, CASE WHEN r = 'gd_copies'::regclass THEN 'id' ELSE 'k' END, 0.5) v;
 
+-- The memory the grouping may hold is capped by minhash.group_memory: a
+-- table that needs more is refused before it is read (53400).
+SET minhash.group_memory = '64kB';
+SELECT count(*) FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
+SELECT pg_temp.sqlstate($$SELECT near_dupe_groups('gd', 'id', 'sig', 0.8)$$);
+SET minhash.group_memory = '1MB';
+SELECT count(*) FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
+RESET minhash.group_memory;
+
 -- At threshold 0 every pair qualifies: one group, led by the best-ranked row.
 SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(pivot) FILTER (WHERE key = pivot) AS pivot,
        bool_and(resemblance >= 0) AS all_reach_0

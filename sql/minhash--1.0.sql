@@ -580,7 +580,7 @@ COMMENT ON FUNCTION near_dupe_group_walk(tid, tid) IS 'window function behind ne
 -- parameters, which must all be the same.
 CREATE FUNCTION near_dupe_check(source regclass, key_column name, sig_column name,
 								threshold double precision,
-								OUT signed bigint, OUT num_perm integer, OUT key_type oid)
+								OUT row_count bigint, OUT signed bigint, OUT num_perm integer, OUT key_type oid)
 	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 	AS $function$
 DECLARE
@@ -630,7 +630,7 @@ BEGIN
 
 	-- Every signature must be comparable with every other: one parameter set.
 	EXECUTE format($q$
-		SELECT count(s.%1$I) AS signed,
+		SELECT count(*) AS row_count, count(s.%1$I) AS signed,
 			   min(@extschema@.minhash_num_perm(s.%1$I)) AS min_n, max(@extschema@.minhash_num_perm(s.%1$I)) AS max_n,
 			   min(@extschema@.minhash_seed(s.%1$I)) AS min_seed, max(@extschema@.minhash_seed(s.%1$I)) AS max_seed,
 			   min(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS min_k,
@@ -647,6 +647,7 @@ BEGIN
 				  HINT = 'Only signatures built the same way can be compared: group each parameter set separately.';
 	END IF;
 
+	row_count := stats.row_count;
 	signed := stats.signed;
 	num_perm := stats.min_n;
 END

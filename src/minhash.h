@@ -40,6 +40,7 @@ typedef struct MinHash
 
 /* minhash_guc.c */
 extern double minhash_similarity_threshold;
+extern int	minhash_group_memory;
 
 /* minhash_type.c */
 extern MinHash *minhash_from_summary(const MhSummary *summary, const uint32 *values);

@@ -1,14 +1,18 @@
 /*
  * minhash_guc.c
- *	  The minhash.threshold setting read by the % operator.
+ *	  The settings: minhash.threshold, read by the % operator, and
+ *	  minhash.group_memory, the memory near_dupe_groups() may hold.
  */
 #include "postgres.h"
+
+#include <limits.h>
 
 #include "utils/guc.h"
 
 #include "minhash.h"
 
 double		minhash_similarity_threshold = 0.8;
+int			minhash_group_memory = 1024 * 1024;	/* kB */
 
 void		_PG_init(void);
 
@@ -22,6 +26,13 @@ _PG_init(void)
 							 0.8, 0.0, 1.0,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("minhash.group_memory",
+							"Sets the most memory near_dupe_groups() may use.",
+							"It holds every signature of the table in memory; a table that needs more is refused before it is read.",
+							&minhash_group_memory,
+							1024 * 1024, 64, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("minhash");
 #else

@@ -423,6 +423,38 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 	pfree(members);
 }
 
+/* Bytes the glue keeps for each row besides its values and key text. */
+#define ROW_BYTES (sizeof(uint64) * 3 + sizeof(Datum) + sizeof(text *) + sizeof(uint32 *) * 2 + \
+				   sizeof(uint32) * 4 + sizeof(double) + 4)
+
+/*
+ * Refuse, before reading anything, a table whose grouping needs more than
+ * minhash.group_memory: the rows, the signatures' values and the engine's
+ * buckets (key texts not counted).
+ */
+static void
+check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshold)
+{
+	uint64		needed;
+
+	if (row_count > PG_UINT32_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cannot group more than %u rows", PG_UINT32_MAX / 2)));
+	if (signed_rows == 0)
+		return;
+	needed = (uint64) row_count * ROW_BYTES + (uint64) signed_rows * sizeof(uint32) * num_perm +
+		mh_group_memory((uint32) signed_rows, (uint32) num_perm, threshold);
+	if (needed / 1024 > (uint64) minhash_group_memory)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("grouping needs about %llu kB of memory, more than minhash.group_memory (%d kB)",
+						(unsigned long long) (needed / 1024), minhash_group_memory),
+				 errdetail("%lld rows, %lld of them with a signature of %d values, at threshold %g.",
+						   (long long) row_count, (long long) signed_rows, num_perm, threshold),
+				 errhint("Raise minhash.group_memory, or run near_dupe_query(..., groups => true), which gives the same groups within work_mem.")));
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
  * near_dupe_groups(source regclass, key_column name, sig_column name,
@@ -448,7 +480,8 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 				signed_count = 0;
 	uint32	   *pivots;
 	double	   *resemblance;
-	int64		signed_rows;
+	int64		row_count,
+				signed_rows;
 	int32		num_perm = 0;
 	bool		isnull;
 	TupleDesc	desc;
@@ -469,17 +502,16 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* Errors for bad arguments, a view, mixed parameters (one scan). */
-	if (SPI_execute_with_args(psprintf("SELECT c.signed, c.num_perm FROM %s.near_dupe_check($1, $2, $3, $4) c",
+	if (SPI_execute_with_args(psprintf("SELECT c.row_count, c.signed, c.num_perm FROM %s.near_dupe_check($1, $2, $3, $4) c",
 									   schema_name),
 							  4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "near_dupe_check failed");
-	signed_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (signed_rows > PG_UINT32_MAX / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cannot group more than %u rows", PG_UINT32_MAX / 2)));
+	row_count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	signed_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
+	check_memory(row_count, signed_rows, num_perm, threshold);
 	if (signed_rows > 0)
 	{
 		rows.value_slots = (uint32) signed_rows;
@@ -489,7 +521,6 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	source = PG_GETARG_OID(0);
 	key_column = NameStr(*PG_GETARG_NAME(1));
 	sig_column = NameStr(*PG_GETARG_NAME(2));
-	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
 
 	query = psprintf("SELECT s.ctid, s.%s, s.%s::pg_catalog.text, s.%s FROM ONLY %s.%s s",
 					 quote_identifier(key_column), quote_identifier(key_column),

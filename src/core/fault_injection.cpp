@@ -38,6 +38,7 @@ constexpr Boundary kBoundaries[] = {
     {"mh_chunk_match", nullptr},
     {"mh_group_greedy", nullptr},
     {"mh_check_params", "compares fields"},
+    {"mh_group_memory", "arithmetic"},
     {"mh_params_match", "compares fields"},
     {"mh_kind_name", "returns a string literal"},
     {"mh_builder_collect", "stores a pointer in the builder"},

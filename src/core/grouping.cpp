@@ -193,4 +193,18 @@ MhStatus mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 	});
 }
 
+uint64_t mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) noexcept
+{
+	if (!(threshold >= 0.0 && threshold <= 1.0) || num_perm < MH_MIN_NUM_PERM ||
+	    num_perm > MH_MAX_NUM_PERM)
+		return 0;
+	const uint32_t disagreements = mh_max_disagreements(threshold, num_perm);
+	if (disagreements >= num_perm) return 0; // threshold 0: no buckets
+	// Per row: its key and number while sorting a band (16 bytes), the last
+	// pivot that compared it (4), and per band its bucket's place (4) and at
+	// most 1.5 entries of bucket lists (6: buckets of two rows and a length).
+	const uint64_t bands = static_cast<uint64_t>(disagreements) + 1;
+	return static_cast<uint64_t>(count) * (20 + 10 * bands);
+}
+
 } // extern "C"

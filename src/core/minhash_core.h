@@ -243,13 +243,16 @@ typedef int (*MhInterruptPoll) (void *arg);
  * is at least threshold: exactly, candidates coming from band keys that no
  * such pair can miss.  Writes pivots[i], the rank of the pivot row i joined
  * (i for a pivot), and resemblance[i], its resemblance to it (1 for a pivot).
- * Memory: at most about count * (10 * bands + 20) bytes, bands being one
- * more than the positions two rows at the threshold may disagree on.  On
- * MH_ERR_INTERRUPTED the outputs hold nothing.
+ * Memory: mh_group_memory(), at most count * (10 * bands + 20) bytes, bands
+ * being one more than the positions two rows at the threshold may disagree
+ * on.  On MH_ERR_INTERRUPTED the outputs hold nothing.
  */
 MhStatus	mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
 							uint32_t num_perm, double threshold, MhInterruptPoll poll,
 							void *poll_arg, uint32_t *pivots, double *resemblance) MH_NOEXCEPT;
+
+/* The most bytes mh_group_greedy allocates for these arguments (0 if invalid). */
+uint64_t	mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) MH_NOEXCEPT;
 
 /* --- explaining a match -------------------------------------------------- */
 

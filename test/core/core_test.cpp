@@ -3339,6 +3339,11 @@ void test_grouping()
 			                         nullptr, pivots.data(), r.data()),
 			         MH_ERR_THRESHOLD_RANGE, "threshold outside [0, 1]");
 	}
+	// The memory bound: per row 20 bytes and 10 a band; D + 1 = 26 bands at 0.8 of 128.
+	CHECK_EQ(mh_group_memory(1000, 128, 0.8), uint64_t(1000) * (20 + 10 * 26), "memory at 0.8");
+	CHECK_EQ(mh_group_memory(1000, 128, 0.0), uint64_t(0), "memory at 0: no buckets");
+	CHECK_EQ(mh_group_memory(1000, 0, 0.8), uint64_t(0), "memory, no hash values");
+	CHECK_EQ(mh_group_memory(1000, 128, std::nan("")), uint64_t(0), "memory, NaN threshold");
 	uint32_t pivot = 7;
 	double r = 7;
 	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 128, 0.8, nullptr, nullptr, &pivot, &r), MH_OK,
