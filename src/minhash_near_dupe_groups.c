@@ -19,8 +19,6 @@
  */
 #include "postgres.h"
 
-#include <sys/mman.h>
-
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -73,34 +71,21 @@ huge_array(Size size, Size count)
 	return palloc_extended(Max(size * count, 1), MCXT_ALLOC_HUGE);
 }
 
-static void *
-grow_array(void *array, Size size, Size count)
-{
-	if (array == NULL)
-		return huge_array(size, count);
-	return repalloc_huge(array, Max(size * count, 1));
-}
-
+/* Room, in `into`, for the rows near_dupe_check counted on the same snapshot. */
 static void
-grow_rows(GroupRows *rows)
+allocate_rows(GroupRows *rows, uint32 capacity, MemoryContext into)
 {
-	uint32		capacity;
+	MemoryContext old = MemoryContextSwitchTo(into);
 
-	if (rows->count < rows->capacity)
-		return;
-	if (rows->capacity >= PG_UINT32_MAX / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cannot group more than %u rows", PG_UINT32_MAX / 2)));
-	capacity = Max(rows->capacity * 2, 1024);
-	rows->tids = grow_array(rows->tids, sizeof(uint64), capacity);
-	rows->keys = grow_array(rows->keys, sizeof(Datum), capacity);
-	rows->key_nulls = grow_array(rows->key_nulls, sizeof(bool), capacity);
-	rows->key_texts = grow_array(rows->key_texts, sizeof(text *), capacity);
-	rows->sizes = grow_array(rows->sizes, sizeof(uint64), capacity);
-	rows->signed_rows = grow_array(rows->signed_rows, sizeof(bool), capacity);
-	rows->values = grow_array(rows->values, sizeof(uint32 *), capacity);
+	rows->tids = huge_array(sizeof(uint64), capacity);
+	rows->keys = huge_array(sizeof(Datum), capacity);
+	rows->key_nulls = huge_array(sizeof(bool), capacity);
+	rows->key_texts = huge_array(sizeof(text *), capacity);
+	rows->sizes = huge_array(sizeof(uint64), capacity);
+	rows->signed_rows = huge_array(sizeof(bool), capacity);
+	rows->values = huge_array(sizeof(uint32 *), capacity);
 	rows->capacity = capacity;
+	MemoryContextSwitchTo(old);
 }
 
 /* Keys compare with their type's default btree order and the column's collation. */
@@ -124,52 +109,41 @@ prepare_key_order(GroupRows *rows, Oid key_type, Oid collation)
 
 /*
  * The signatures' values take most of the memory (4 * num_perm bytes a
- * row), so they get a mapping of their own, in 2 MB pages where the kernel
- * offers them (src/core/large_allocator.hpp says why: a cancel must give
- * the memory back quickly).  It is unmapped when its memory context goes,
- * at the end or on error.
+ * row), so they go in memory like the engine's own (mh_large_alloc: 2 MB
+ * pages where the kernel offers them, quick to give back on a cancel),
+ * freed when the memory context goes, at the end or on error.
  */
-typedef struct ValueMapping
+typedef struct LargeBlock
 {
 	void	   *start;
 	Size		size;
-	MemoryContextCallback unmap;
-} ValueMapping;
+	MemoryContextCallback release;
+} LargeBlock;
 
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
 static void
-unmap_values(void *arg)
+release_large_block(void *arg)
 {
-	ValueMapping *mapping = (ValueMapping *) arg;
+	LargeBlock *block = (LargeBlock *) arg;
 
-	if (mapping->start != NULL)
-		(void) munmap(mapping->start, mapping->size);
-	mapping->start = NULL;
+	mh_large_free(block->start, block->size);
 }
-#endif
 
 static uint32 *
 allocate_values(MemoryContext owner, Size size)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	ValueMapping *mapping = MemoryContextAllocZero(owner, sizeof(ValueMapping));
-	void	   *start = mmap(NULL, Max(size, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	LargeBlock *block = MemoryContextAllocZero(owner, sizeof(LargeBlock));
 
-	if (start == MAP_FAILED)
+	block->size = Max(size, 1);
+	block->start = mh_large_alloc(block->size);
+	if (block->start == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
 				 errdetail("Failed on a request of size %zu for the signatures to group.", size)));
-	(void) madvise(start, Max(size, 1), MADV_HUGEPAGE);
-	mapping->start = start;
-	mapping->size = Max(size, 1);
-	mapping->unmap.func = unmap_values;
-	mapping->unmap.arg = mapping;
-	MemoryContextRegisterResetCallback(owner, &mapping->unmap);
-	return start;
-#else
-	return MemoryContextAllocExtended(owner, Max(size, 1), MCXT_ALLOC_HUGE);
-#endif
+	block->release.func = release_large_block;
+	block->release.arg = block;
+	MemoryContextRegisterResetCallback(owner, &block->release);
+	return block->start;
 }
 
 /* Keep one fetched row: its parts are copied into the current context. */
@@ -181,7 +155,8 @@ keep_row(GroupRows *rows, HeapTuple tuple, TupleDesc desc, Form_pg_attribute key
 	uint32		i = rows->count;
 	ItemPointer tid;
 
-	grow_rows(rows);
+	if (i >= rows->capacity)
+		elog(ERROR, "more rows than near_dupe_check counted (%u)", rows->capacity);
 	tid = (ItemPointer) DatumGetPointer(heap_getattr(tuple, 1, desc, &isnull));
 	rows->tids[i] = ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
 		ItemPointerGetOffsetNumberNoCheck(tid);
@@ -512,6 +487,7 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
 	check_memory(row_count, signed_rows, num_perm, threshold);
+	allocate_rows(&rows, (uint32) row_count, work);
 	if (signed_rows > 0)
 	{
 		rows.value_slots = (uint32) signed_rows;

@@ -39,6 +39,8 @@ constexpr Boundary kBoundaries[] = {
     {"mh_group_greedy", nullptr},
     {"mh_check_params", "compares fields"},
     {"mh_group_memory", "arithmetic"},
+    {"mh_large_alloc", "mmap, or operator new (nothrow)"},
+    {"mh_large_free", "munmap, or operator delete"},
     {"mh_params_match", "compares fields"},
     {"mh_kind_name", "returns a string literal"},
     {"mh_builder_collect", "stores a pointer in the builder"},

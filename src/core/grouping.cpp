@@ -61,12 +61,17 @@ BandBuckets bucket_rows(const uint32_t *const *signatures, uint32_t count, uint3
 			poller.tick();
 			return a < b;
 		});
+		// The rows of one key: keyed[start .. run_end(start)).
+		auto run_end = [&](uint32_t start) {
+			uint32_t end = start + 1;
+			while (end < count && keyed[end].first == keyed[start].first) end++;
+			return end;
+		};
 		// Two passes: the size first, so that the bucket list is allocated once.
 		size_t size = 0;
 		for (uint32_t start = 0, end; start < count; start = end)
 		{
-			for (end = start + 1; end < count && keyed[end].first == keyed[start].first; end++)
-				;
+			end = run_end(start);
 			if (end - start > 1) size += 1 + (end - start);
 		}
 		LargeVector<uint32_t> &members = buckets.members[band];
@@ -76,8 +81,7 @@ BandBuckets bucket_rows(const uint32_t *const *signatures, uint32_t count, uint3
 		uint32_t *bucket_of = buckets.bucket_of[band].data();
 		for (uint32_t start = 0, end; start < count; start = end)
 		{
-			for (end = start + 1; end < count && keyed[end].first == keyed[start].first; end++)
-				;
+			end = run_end(start);
 			if (end - start < 2) continue;
 			const auto head = static_cast<uint32_t>(members.size());
 			members.push_back(end - start);
@@ -192,6 +196,10 @@ MhStatus mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 		                    resemblance);
 	});
 }
+
+void *mh_large_alloc(size_t bytes) noexcept { return minhash::allocate_large_or_null(bytes); }
+
+void mh_large_free(void *memory, size_t bytes) noexcept { minhash::free_large(memory, bytes); }
 
 uint64_t mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) noexcept
 {

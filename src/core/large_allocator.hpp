@@ -4,7 +4,8 @@
 //   pages on request, MADV_HUGEPAGE).  Why: a cancelled grouping must give
 //   its memory back before the backend answers, and the kernel unmaps
 //   512 MB of 4 kB pages in about 50 ms here, of 2 MB pages in 2 ms.
-//   Small arrays use the heap as usual.
+//   Small arrays use the heap as usual.  The glue keeps the signatures it
+//   reads in such memory too (mh_large_alloc).
 #pragma once
 
 #include <cstddef>
@@ -21,19 +22,20 @@ namespace minhash
 // At least this many bytes get a mapping of their own.
 constexpr std::size_t kLargeArrayBytes = std::size_t(4) << 20;
 
-inline void *allocate_large(std::size_t bytes)
+// nullptr when the memory is not there.
+inline void *allocate_large_or_null(std::size_t bytes) noexcept
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 	if (bytes >= kLargeArrayBytes)
 	{
 		void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) throw std::bad_alloc();
+		if (p == MAP_FAILED) return nullptr;
 		// Advice only: without huge pages the memory is the same, slower to free.
 		(void) madvise(p, bytes, MADV_HUGEPAGE);
 		return p;
 	}
 #endif
-	return ::operator new(bytes);
+	return ::operator new(bytes, std::nothrow);
 }
 
 inline void free_large(void *p, std::size_t bytes) noexcept
@@ -45,7 +47,7 @@ inline void free_large(void *p, std::size_t bytes) noexcept
 		return;
 	}
 #endif
-	::operator delete(p);
+	::operator delete(p, std::nothrow);
 }
 
 template <typename T>
@@ -60,7 +62,9 @@ struct LargeAllocator
 	T *allocate(std::size_t n)
 	{
 		if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_alloc();
-		return static_cast<T *>(allocate_large(n * sizeof(T)));
+		void *p = allocate_large_or_null(n * sizeof(T));
+		if (p == nullptr) throw std::bad_alloc();
+		return static_cast<T *>(p);
 	}
 	void deallocate(T *p, std::size_t n) noexcept { free_large(p, n * sizeof(T)); }
 	template <typename U>

@@ -254,6 +254,14 @@ MhStatus	mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 /* The most bytes mh_group_greedy allocates for these arguments (0 if invalid). */
 uint64_t	mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) MH_NOEXCEPT;
 
+/*
+ * Memory for a large array, in 2 MB pages where the kernel offers them, as
+ * the engine keeps its own (quick to give back when a query is cancelled);
+ * NULL when there is none.  Free it with mh_large_free and the same size.
+ */
+void	   *mh_large_alloc(size_t bytes) MH_NOEXCEPT;
+void		mh_large_free(void *memory, size_t bytes) MH_NOEXCEPT;
+
 /* --- explaining a match -------------------------------------------------- */
 
 /*
