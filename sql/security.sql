@@ -68,3 +68,242 @@ RESET search_path;
 DROP SCHEMA planted CASCADE;
 DROP SCHEMA reviewer_space CASCADE;
 DROP ROLE minhash_reviewer;
+
+-- Every SQL and PL/pgSQL function of the extension pins its search_path to
+-- pg_catalog, pg_temp, so that nothing in its body resolves through the
+-- caller's path.  The exception is a function the planner must inline (a
+-- SET clause stops inlining), listed here: it must be LANGUAGE sql with no
+-- SET clause, and its body may name operators and functions only with their
+-- schema, OPERATOR(schema.op) and schema.function(...), with no cast and no
+-- other operator.  Any function added without either shows up here.
+CREATE TEMP VIEW unpinned_functions AS
+WITH inlinable(fn) AS (VALUES ('resembles(minhash, minhash, double precision)'::regprocedure)),
+extension_functions AS (
+	SELECT p.oid, p.oid::regprocedure AS fn, l.lanname, p.proconfig, p.prosrc,
+		   regexp_replace(regexp_replace(p.prosrc, 'OPERATOR\s*\(\s*\w+\s*\.\s*[^)\s]+\s*\)', ' ', 'g'),
+						  '\m\w+\s*\.\s*\w+\s*\(', ' , (', 'g') AS unqualified_part
+	  FROM pg_proc p
+	  JOIN pg_language l ON l.oid = p.prolang
+	  JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+	 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash')
+	   AND l.lanname IN ('sql', 'plpgsql')
+)
+SELECT f.fn AS function,
+	   CASE WHEN i.fn IS NULL THEN 'search_path not pinned to pg_catalog, pg_temp'
+			WHEN f.lanname <> 'sql' OR f.proconfig IS NOT NULL THEN 'listed as inlinable but is not'
+			WHEN f.unqualified_part ~ '[-+*/<>=~!@#%^&|`?:]' THEN 'unqualified operator or cast in the body'
+			ELSE 'unqualified function call in the body' END AS problem
+  FROM extension_functions f LEFT JOIN inlinable i ON i.fn = f.fn
+ WHERE CASE WHEN i.fn IS NULL
+			THEN NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (f.proconfig), false)
+			ELSE f.lanname <> 'sql' OR f.proconfig IS NOT NULL
+				 OR f.unqualified_part ~ '[-+*/<>=~!@#%^&|`?:]'
+				 OR f.unqualified_part ~ '\m\w+\s*\(' END;
+SELECT * FROM unpinned_functions ORDER BY 1::text;
+-- The check sees a function added to the extension without a pinned path,
+-- and an inlinable body with an unqualified operator.
+BEGIN;
+CREATE FUNCTION public.minhash_unpinned_probe(a minhash) RETURNS bigint LANGUAGE sql AS 'SELECT public.minhash_size(a)';
+ALTER EXTENSION minhash ADD FUNCTION public.minhash_unpinned_probe(minhash);
+CREATE OR REPLACE FUNCTION public.resembles(a minhash, b minhash, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a %> public.minhash_query(b, threshold) $$;
+SELECT * FROM unpinned_functions ORDER BY 1::text;
+ROLLBACK;
+-- The functions that are checked (a function left out of the list above
+-- would not be).
+SELECT p.oid::regprocedure AS function, l.lanname AS language, p.proconfig
+  FROM pg_proc p
+  JOIN pg_language l ON l.oid = p.prolang
+  JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash')
+   AND l.lanname IN ('sql', 'plpgsql')
+ ORDER BY 1::text;
+
+-- Planted code does not run.  A schema first on the caller's path holds,
+-- each calling hijack.ran() (which raises a NOTICE, so that a hijack shows in
+-- the output):
+--   * an operator for every pair of common built-in types that pg_catalog
+--     has no exact operator for (oid = regclass, oid <> regtype,
+--     float8 >= integer, float8 - numeric, ...): the built-in one wins only
+--     on an exact match, and pg_catalog is searched first;
+--   * format() for the argument types the bodies pass it (format(text,
+--     VARIADIC "any") is never an exact match), count(minhash);
+--   * a copy of every function and operator of the extension, same name and
+--     argument types (the extension's schema comes after it on the path).
+-- Then every SQL and PL/pgSQL function, and the C functions that run SQL
+-- (near_dupe_groups, the trigger), run on that path, down their error
+-- branches too.
+CREATE SCHEMA hijack;
+CREATE FUNCTION hijack.ran(what text) RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+BEGIN
+	RAISE NOTICE 'planted % ran as %', what, current_user;
+END $$;
+DO $$
+DECLARE
+	types text[] := ARRAY['oid', 'regclass', 'regtype', 'regproc', 'regnamespace', 'smallint', 'integer', 'bigint',
+						  'real', 'double precision', 'numeric', 'text', 'name', '"char"', 'character varying',
+						  'boolean', 'tid'];
+	ops text[] := ARRAY['=', '<>', '<', '<=', '>', '>=', '+', '-', '*', '/'];
+	l text;
+	r text;
+	op text;
+	result text;
+	n integer := 0;
+BEGIN
+	FOREACH l IN ARRAY types LOOP
+		FOREACH r IN ARRAY types LOOP
+			FOREACH op IN ARRAY ops LOOP
+				CONTINUE WHEN EXISTS (SELECT FROM pg_catalog.pg_operator o
+									   WHERE o.oprname = op AND o.oprleft = l::regtype AND o.oprright = r::regtype
+										 AND o.oprnamespace = 'pg_catalog'::regnamespace);
+				BEGIN
+					EXECUTE format('SELECT pg_catalog.pg_typeof(NULL::%s OPERATOR(pg_catalog.%s) NULL::%s)::text', l, op, r)
+						INTO result;
+				EXCEPTION WHEN OTHERS THEN
+					CONTINUE;	-- no built-in operator serves these types at all
+				END;
+				n := n + 1;
+				EXECUTE format($f$CREATE FUNCTION hijack.planted_op_%s(%s, %s) RETURNS %s LANGUAGE plpgsql
+								  SET search_path = pg_catalog AS $b$
+								  BEGIN PERFORM hijack.ran(%L); RETURN $1 %s $2; END $b$ $f$,
+							   n, l, r, result, format('operator %s %s %s', l, op, r), op);
+				EXECUTE format('CREATE OPERATOR hijack.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = hijack.planted_op_%s)',
+							   op, l, r, n);
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	RAISE NOTICE 'planted % cross-type operators', CASE WHEN n > 400 THEN 'over 400' ELSE n::text END;
+END $$;
+DO $$
+DECLARE
+	signatures text[] := ARRAY['text', 'name', 'regclass', 'double precision', 'integer', 'bigint',
+							   'name, regclass', 'name, double precision', 'bigint, regclass', 'regclass, name',
+							   'name, regclass, name, text', 'text, name, name, regclass, text',
+							   'integer, integer, integer, integer, integer, integer, text, text',
+							   'regclass, name, name, integer, integer, integer, text, text'];
+	args text;
+BEGIN
+	FOREACH args IN ARRAY signatures LOOP
+		EXECUTE format($f$CREATE FUNCTION hijack.format(text, %s) RETURNS text LANGUAGE plpgsql
+						  SET search_path = pg_catalog AS $b$
+						  BEGIN PERFORM hijack.ran('format(text, %s)'); RETURN NULL; END $b$ $f$, args, args);
+	END LOOP;
+END $$;
+CREATE FUNCTION hijack.count_step(bigint, minhash) RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+BEGIN
+	PERFORM hijack.ran('count(minhash)');
+	RETURN $1 + 1;
+END $$;
+CREATE AGGREGATE hijack.count(minhash) (SFUNC = hijack.count_step, STYPE = bigint, INITCOND = '0');
+-- Copies of the extension's functions (those PL/pgSQL can declare) and
+-- operators.
+DO $$
+DECLARE
+	f record;
+	n integer := 0;
+BEGIN
+	FOR f IN
+		SELECT p.proname, pg_catalog.pg_get_function_arguments(p.oid) AS args,
+			   pg_catalog.pg_get_function_result(p.oid) AS result,
+			   p.proretset OR p.proargmodes IS NOT NULL AS returns_rows
+		  FROM pg_catalog.pg_proc p
+		  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+		 WHERE d.refobjid = (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname = 'minhash')
+		   AND p.prokind = 'f'
+		   AND NOT EXISTS (SELECT FROM pg_catalog.pg_type t
+							WHERE t.typtype = 'p' AND (t.oid = p.prorettype OR t.oid = ANY (p.proargtypes)))
+	LOOP
+		EXECUTE format($f$CREATE FUNCTION hijack.%I(%s) RETURNS %s LANGUAGE plpgsql
+						  SET search_path = pg_catalog AS $b$
+						  BEGIN PERFORM hijack.ran(%L); RETURN%s; END $b$ $f$,
+					   f.proname, f.args, f.result, f.proname || '()', CASE WHEN f.returns_rows THEN '' ELSE ' NULL' END);
+		n := n + 1;
+	END LOOP;
+	FOR f IN
+		SELECT o.oprname, o.oprleft::regtype AS l, o.oprright::regtype AS r, o.oprcode::regproc AS code,
+			   o.oprresult::regtype AS result, n2.nspname
+		  FROM pg_catalog.pg_operator o
+		  JOIN pg_catalog.pg_namespace n2 ON n2.oid = o.oprnamespace
+		  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_operator'::regclass AND d.objid = o.oid AND d.deptype = 'e'
+		 WHERE d.refobjid = (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname = 'minhash')
+	LOOP
+		n := n + 1;
+		EXECUTE format($f$CREATE FUNCTION hijack.planted_ext_op_%s(%s, %s) RETURNS %s LANGUAGE plpgsql
+						  SET search_path = pg_catalog AS $b$
+						  BEGIN PERFORM hijack.ran(%L); RETURN $1 OPERATOR(%I.%s) $2; END $b$ $f$,
+					   n, f.l, f.r, f.result, format('operator %s %s %s', f.l, f.oprname, f.r), f.nspname, f.oprname);
+		EXECUTE format('CREATE OPERATOR hijack.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = hijack.planted_ext_op_%s)',
+					   f.oprname, f.l, f.r, n);
+	END LOOP;
+END $$;
+-- The planted objects are in effect for plain queries on that path.
+SET search_path = hijack, public;
+SELECT 'pg_class'::regclass::oid = 'pg_class'::regclass AS plain_query_sees_planted;
+RESET search_path;
+
+-- A table with duplicates, a trigger, a view, mixed signatures.
+CREATE TABLE hijack_docs (id int PRIMARY KEY, body text, sig minhash(128), duplicate_of int);
+CREATE INDEX ON hijack_docs USING gin (sig);
+CREATE TRIGGER hijack_docs_flag BEFORE INSERT OR UPDATE ON hijack_docs
+	FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'duplicate_of', '0.8');
+CREATE TRIGGER hijack_docs_flag_locked BEFORE INSERT OR UPDATE ON hijack_docs
+	FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'duplicate_of', '0.8', 'id', 'lock');
+CREATE VIEW hijack_view AS SELECT * FROM hijack_docs;
+CREATE TABLE hijack_mixed (id int, sig minhash);
+INSERT INTO hijack_mixed VALUES (1, minhash('a b c d e f g'::text)), (2, minhash('a b c d e f g'::text, 64));
+
+SET search_path = hijack, public;
+INSERT INTO hijack_docs (id, body, sig)
+SELECT i, b, public.minhash(b)
+  FROM generate_series(1, 8) i,
+	   LATERAL (SELECT 'quarterly memo number ' || (i % 3) || ' about the budget review and the travel policy for all staff' AS b) x;
+UPDATE hijack_docs SET body = body WHERE id = 1;
+SELECT id, duplicate_of FROM hijack_docs ORDER BY id;
+SELECT * FROM public.near_dupe_check('hijack_docs', 'id', 'sig', 0.8);
+SELECT * FROM public.near_dupe_check('hijack_docs', 'id', 'sig', NULL);
+SELECT * FROM public.near_dupe_check('hijack_docs', 'id', 'sig', 1.5);
+SELECT * FROM public.near_dupe_check('hijack_view', 'id', 'sig', 0.8);
+SELECT * FROM public.near_dupe_check('hijack_docs', 'no_such_column', 'sig', 0.8);
+SELECT * FROM public.near_dupe_check('hijack_docs', 'id', 'body', 0.8);
+SELECT * FROM public.near_dupe_check('hijack_mixed', 'id', 'sig', 0.8);
+SELECT count(*) AS pairs FROM public.near_dupe_pairs('hijack_docs', 'id', 'sig', 0.8);
+SELECT count(*) AS pairs_at_setting FROM public.near_dupe_pairs('hijack_docs', 'id', 'sig');
+SELECT count(*) AS rows_grouped, max(group_id) AS groups FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8);
+SELECT count(*) AS rows_grouped_at_setting FROM public.near_dupe_groups('hijack_docs', 'id', 'sig');
+SELECT * FROM public.near_dupe_groups('hijack_mixed', 'id', 'sig', 0.8);
+-- The query texts near_dupe_query returns, run on this path too.
+DO $$
+DECLARE
+	rows_returned bigint;
+	threshold double precision;
+	groups boolean;
+BEGIN
+	FOREACH threshold IN ARRAY ARRAY[0.8, NULL] LOOP
+		FOREACH groups IN ARRAY ARRAY[false, true] LOOP
+			EXECUTE 'SELECT pg_catalog.count(*) FROM (' || public.near_dupe_query('hijack_docs', 'id', 'sig', threshold, groups) || ') q'
+				INTO rows_returned;
+			RAISE NOTICE 'near_dupe_query(threshold %, groups %): % rows', coalesce(threshold::text, 'null'), groups, rows_returned;
+		END LOOP;
+	END LOOP;
+END $$;
+CREATE TEMP TABLE hijack_groups AS SELECT * FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8);
+SELECT * FROM public.near_dupe_summary('hijack_groups');
+SELECT group_size, groups, documents FROM public.near_dupe_histogram('hijack_groups');
+SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_groups');
+SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1);
+SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
+SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 99);
+SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'no_such_column', 1);
+SELECT count(*) AS resembles_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles(a.sig, b.sig, 0.8);
+-- resembles() is still inlined into the indexable operator on this path.
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM hijack_docs WHERE public.resembles(sig, (SELECT sig FROM hijack_docs WHERE id = 2), 0.8);
+RESET enable_seqscan;
+RESET search_path;
+DROP TABLE hijack_groups;
+SET client_min_messages = warning;
+DROP SCHEMA hijack CASCADE;
+RESET client_min_messages;
+DROP VIEW hijack_view;
+DROP TABLE hijack_docs, hijack_mixed;
+DROP VIEW unpinned_functions;
