@@ -307,3 +307,28 @@ RESET client_min_messages;
 DROP VIEW hijack_view;
 DROP TABLE hijack_docs, hijack_mixed;
 DROP VIEW unpinned_functions;
+
+-- Under the pinned path, keys still compare by their own type's order when
+-- its operators live outside pg_catalog: citext orders 'a' before 'B' where
+-- text (collation "C") orders 'B' first.  key_a is the lesser key of each
+-- pair, and the pivot of a tie on size is the lesser key, the same in the
+-- query of near_dupe_query as in near_dupe_groups.
+CREATE EXTENSION citext;
+CREATE TABLE citext_keys (k citext COLLATE "C", sig minhash);
+INSERT INTO citext_keys VALUES
+	('B', minhash('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'::text)),
+	('a', minhash('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen thirty'::text)),
+	('c', minhash('ten eleven twelve thirteen fourteen fifteen sixteen'::text));
+SELECT k, minhash_size(sig) FROM citext_keys ORDER BY k;
+SELECT * FROM near_dupe_pairs('citext_keys', 'k', 'sig', 0.8);
+SELECT * FROM near_dupe_groups('citext_keys', 'k', 'sig', 0.8);
+SET enable_hashagg = off;
+SELECT near_dupe_query('citext_keys', 'k', 'sig', 0.8, true) AS groups_query \gset
+-- The query's text, run on a path without the key type's schema (as
+-- near_dupe_pairs runs its own under the pinned path).
+SET search_path = pg_catalog, pg_temp;
+:groups_query;
+RESET search_path;
+RESET enable_hashagg;
+DROP TABLE citext_keys;
+DROP EXTENSION citext;
