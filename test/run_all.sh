@@ -33,6 +33,7 @@ EXTRA_SUITES=(
     test/fuzz_sql.sh
     test/differential.sh
     test/dump_restore.sh
+    test/upgrade/fresh_vs_upgraded.sh
     test/pg_upgrade.sh
     test/crash_recovery_short.sh
     test/cancel_short.sh

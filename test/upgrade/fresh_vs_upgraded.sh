@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# A fresh install and an upgraded one hold the same extension: CREATE
+# EXTENSION minhash in one database; in another, CREATE EXTENSION minhash
+# VERSION '1.0', a table with signatures, a GIN index, the flagging trigger
+# and a grouping, then ALTER EXTENSION minhash UPDATE (to the default
+# version).  test/upgrade/extension_fingerprint.sql describes every object
+# of the extension in each (\dx+, every function's definition and
+# attributes, aggregates, operators with their estimators and commutators,
+# types, casts, operator classes and families with their members, comments,
+# initial privileges); the two descriptions must be identical, else the
+# script prints the diff and fails.  It first checks that the description
+# sees a change: each of a few alterations (a function's search_path, its
+# cost, an operator's estimator, a comment), made in a transaction that is
+# rolled back, must change it.
+#
+# Runs against the cluster the PG* variables point at (run_all.sh's, or your
+# own) with the extension installed; starts no cluster.  Databases
+# minhash_up_fresh and minhash_up_upgraded are dropped when it passes, kept
+# when it fails.  MINHASH_UPGRADE_TAMPER='SQL' runs that SQL in the upgraded
+# database before the comparison (to see the comparison fail).  About 5 s.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+psql_run() { psql -X -P pager=off -v ON_ERROR_STOP=1 "$@"; }
+ADMIN_DB="${PGDATABASE:-postgres}"
+FRESH=minhash_up_fresh
+UPGRADED=minhash_up_upgraded
+FINGERPRINT=test/upgrade/extension_fingerprint.sql
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+t0=$SECONDS
+fail() { echo "fresh_vs_upgraded: FAILED: $* (databases $FRESH and $UPGRADED kept)"; exit 1; }
+
+default_version=$(psql_run -At -d "$ADMIN_DB" -c "SELECT default_version FROM pg_available_extensions WHERE name = 'minhash'")
+[[ -n "$default_version" ]] || fail "the minhash extension is not installed"
+psql_run -q -d "$ADMIN_DB" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $FRESH" -c "DROP DATABASE IF EXISTS $UPGRADED" \
+    -c "CREATE DATABASE $FRESH TEMPLATE template0" -c "CREATE DATABASE $UPGRADED TEMPLATE template0"
+
+echo "==> $FRESH: CREATE EXTENSION minhash ($default_version)"
+psql_run -q -d "$FRESH" -c "CREATE EXTENSION minhash"
+
+echo "==> $UPGRADED: version 1.0 in use, then ALTER EXTENSION minhash UPDATE"
+psql_run -q -d "$UPGRADED" <<'SQL'
+CREATE EXTENSION minhash VERSION '1.0';
+CREATE TABLE docs (id int PRIMARY KEY, body text, sig minhash(128), duplicate_of int);
+CREATE INDEX docs_sig ON docs USING gin (sig gin_minhash_ops (threshold = 0.7));
+CREATE TRIGGER docs_flag BEFORE INSERT OR UPDATE ON docs
+    FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'duplicate_of', '0.8');
+INSERT INTO docs (id, body, sig)
+SELECT i, b, minhash(b)
+  FROM generate_series(1, 200) i,
+       LATERAL (SELECT 'memo ' || (i % 40) || ' on the budget, the travel policy and the review of every office' AS b) x;
+CREATE TABLE doc_groups AS SELECT * FROM near_dupe_groups('docs', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_pairs('docs', 'id', 'sig', 0.8) \g /dev/null
+SELECT * FROM near_dupe_summary('doc_groups') \g /dev/null
+ALTER EXTENSION minhash UPDATE;
+SQL
+[[ -n "${MINHASH_UPGRADE_TAMPER:-}" ]] && psql_run -q -d "$UPGRADED" -c "$MINHASH_UPGRADE_TAMPER"
+version=$(psql_run -At -d "$UPGRADED" -c "SELECT extversion FROM pg_extension WHERE extname = 'minhash'")
+[[ "$version" == "$default_version" ]] || fail "updated to $version, not $default_version"
+# The upgraded database still works on the data of 1.0.
+checks=$(psql_run -q -At -d "$UPGRADED" <<'SQL'
+SET enable_seqscan = off;
+SELECT 'index ' || ((SELECT count(*) FROM docs WHERE sig % (SELECT sig FROM docs WHERE id = 1))
+                    = (SELECT count(*) FROM docs a
+                        WHERE resemblance(a.sig, (SELECT sig FROM docs WHERE id = 1)) >= current_setting('minhash.threshold')::float8));
+RESET enable_seqscan;
+INSERT INTO docs (id, body, sig) VALUES (1000, 'x', minhash('memo 1 on the budget, the travel policy and the review of every office'::text));
+SELECT 'trigger ' || (duplicate_of IS NOT NULL) FROM docs WHERE id = 1000;
+SELECT 'groups ' || ((SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig', 0.8)) = 201);
+SQL
+)
+echo "$checks" | sed 's/^/  /'
+grep -q false <<<"$checks" && fail "the upgraded database does not work on its data"
+
+echo "==> the description of the extension sees a change"
+psql_run -At -d "$UPGRADED" -f "$FINGERPRINT" >"$work/baseline"
+tampers=(
+    "ALTER FUNCTION near_dupe_pairs(regclass, name, name, double precision) RESET search_path"
+    "ALTER FUNCTION minhash_size(minhash) COST 5"
+    "ALTER OPERATOR %(minhash, minhash) SET (RESTRICT = eqsel)"
+    "COMMENT ON TYPE minhash_query IS 'changed'"
+)
+for tamper in "${tampers[@]}"; do
+    psql_run -q -At -d "$UPGRADED" -c "BEGIN" -c "$tamper" -f "$FINGERPRINT" -c "ROLLBACK" >"$work/tampered"
+    if diff -q "$work/baseline" "$work/tampered" >/dev/null; then
+        fail "the description does not change with: $tamper"
+    fi
+    echo "  sees: $tamper"
+done
+
+echo "==> fresh and upgraded: every object identical"
+psql_run -At -d "$FRESH" -f "$FINGERPRINT" >"$work/fresh"
+psql_run -At -d "$UPGRADED" -f "$FINGERPRINT" >"$work/upgraded"
+if ! diff -u --label "$FRESH (CREATE EXTENSION)" --label "$UPGRADED (1.0, then UPDATE)" \
+        "$work/fresh" "$work/upgraded" >"$work/diff"; then
+    cat "$work/diff"
+    fail "the upgraded extension differs from a fresh install"
+fi
+echo "  $(grep -c '^member|' "$work/fresh") objects, $(wc -l <"$work/fresh") lines: identical"
+
+psql_run -q -d "$ADMIN_DB" -c "DROP DATABASE $FRESH" -c "DROP DATABASE $UPGRADED"
+echo "fresh_vs_upgraded: passed ($((SECONDS - t0)) s)"
