@@ -183,10 +183,14 @@ DECLARE
 							   'regclass, name, name, integer, integer, integer, text, text'];
 	args text;
 BEGIN
+	-- Each returns what the built-in format() does, so that the caller goes
+	-- on and meets any other planted object.
 	FOREACH args IN ARRAY signatures LOOP
 		EXECUTE format($f$CREATE FUNCTION hijack.format(text, %s) RETURNS text LANGUAGE plpgsql
 						  SET search_path = pg_catalog AS $b$
-						  BEGIN PERFORM hijack.ran('format(text, %s)'); RETURN NULL; END $b$ $f$, args, args);
+						  BEGIN PERFORM hijack.ran('format(text, %s)'); RETURN pg_catalog.format(%s); END $b$ $f$,
+					   args, args,
+					   (SELECT string_agg('$' || i, ', ') FROM generate_series(1, array_length(string_to_array(args, ','), 1) + 1) i));
 	END LOOP;
 END $$;
 CREATE FUNCTION hijack.count_step(bigint, minhash) RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog AS $$
