@@ -68,7 +68,7 @@ SELECT 'operator|' || o.oid::regoperator || '|kind=' || o.oprkind::text || '|mer
 -- Types, with their array types.
 SELECT 'type|' || t.oid::regtype || '|len=' || t.typlen || '|byval=' || t.typbyval || '|type=' || t.typtype::text
        || '|category=' || t.typcategory::text || '|preferred=' || t.typispreferred || '|defined=' || t.typisdefined
-       || '|delim=' || t.typdelim::text || '|relid=' || t.typrelid::regclass || '|subscript=' || t.typsubscript::regproc
+       || '|delim=' || t.typdelim::text || '|relid=' || t.typrelid::regclass
        || '|elem=' || t.typelem::regtype || '|array=' || t.typarray::regtype
        || '|in=' || t.typinput::regproc || '|out=' || t.typoutput::regproc || '|recv=' || t.typreceive::regproc
        || '|send=' || t.typsend::regproc || '|modin=' || t.typmodin::regproc || '|modout=' || t.typmodout::regproc
