@@ -12,14 +12,18 @@
 -- caller's path
 -------------------------------------------------------------------------------
 
--- The PL/pgSQL functions of 1.0 that ran with the caller's search_path.  Their
--- bodies name the extension's objects through @extschema@ already; under the
--- pinned path an operator or function with no exact match in pg_catalog
--- (oid = regclass, float8 >= integer, format(unknown, name, regclass), ...)
--- can no longer be taken from a schema the caller put on the path.
--- resembles() stays unpinned, so that the planner can inline it into
--- sig %> minhash_query(b, threshold): its body qualifies every reference and
--- every argument has the exact type.  sql/security.sql checks both.
+-- The three PL/pgSQL functions of 1.0 that ran with the caller's
+-- search_path, where an operator or function with no exact match in
+-- pg_catalog (oid = regclass, float8 >= integer, float8 - numeric,
+-- format(unknown, name, regclass), count(minhash), ...) could be taken from
+-- any schema on the path.  Their bodies name the extension's objects
+-- through @extschema@ already.  near_dupe_pairs is pinned as it is;
+-- near_dupe_check and near_dupe_query are replaced, pinned, with the changes
+-- the pinned path calls for.  resembles() stays unpinned, so that the
+-- planner can inline it into sig %> minhash_query(b, threshold): its body
+-- qualifies every reference and every argument has the exact type.
+-- sql/security.sql checks every SQL and PL/pgSQL function for one or the
+-- other, and plants objects for every signature the bodies use.
 ALTER FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision)
 	SET search_path = pg_catalog, pg_temp;
 
