@@ -82,12 +82,12 @@ report_unknown_layout(int layout, bool creating)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gin_minhash_ops layout %d is not supported by this version of minhash", layout),
-				 errdetail("This version builds and reads layouts 1 to %d.", MH_INDEX_LAYOUT_LATEST),
+				 errdetail("The newest layout this version of minhash knows is %d.", MH_INDEX_LAYOUT_LATEST),
 				 errhint("Leave out the layout option to build layout %d.", MH_INDEX_LAYOUT_DEFAULT)));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("index uses gin_minhash_ops layout %d, which this version of minhash cannot read", layout),
-			 errdetail("This version builds and reads layouts 1 to %d; the index was built by another version, and its keys would not match.",
+			 errdetail("The newest layout this version of minhash knows is %d: the index was built by another version, whose keys this one cannot compute.",
 					   MH_INDEX_LAYOUT_LATEST),
 			 errhint("Install the version of minhash that built the index, or drop the index and create it again without the layout option (REINDEX keeps the layout).")));
 }
