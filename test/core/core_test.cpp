@@ -32,13 +32,11 @@
 #include <unordered_set>
 #include <vector>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "distinct_counter.hpp"
 #include "hash_family.hpp"
 #include "minhash_core.h"
 #include "tokenizer.hpp"
+#include "xxhash_stable.hpp"
 
 namespace
 {
