@@ -71,6 +71,8 @@ typedef struct MinHashGinOptions
 #define THRESHOLD_NOT_GIVEN			(-1.0)
 #define KEY_BITS_NOT_GIVEN			0
 
+static void report_unknown_layout(int layout, bool creating) pg_attribute_noreturn();
+
 /*
  * Refuse an index whose layout this library cannot read or build: its keys
  * would not be the ones the index holds, and scans would silently miss rows.
