@@ -13,6 +13,7 @@ CORE_OBJS = \
 	src/core/distinct_counter.o \
 	src/core/hash_family.o \
 	src/core/lsh.o \
+	src/core/index_layout.o \
 	src/core/params.o \
 	src/core/signature_binary.o \
 	src/core/signature_text.o \
@@ -48,7 +49,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare mismatch opclass lsh explain report aggregate trigger group security bad_input
+REGRESS = setup io build tokenizer compare mismatch opclass lsh layout explain report aggregate trigger group security bad_input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.

@@ -301,6 +301,11 @@ $function$;
 -- The index layout
 -------------------------------------------------------------------------------
 
+-- gin_minhash_ops records its key layout in the option `layout` (absent:
+-- layout 1, minhash 1.0's keys), and its other defaults come from that
+-- layout, not from the running library (src/minhash_gin.c).  The options
+-- procedure is C; only its description changes here.
+COMMENT ON FUNCTION minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits and layout options';
 
 
 -------------------------------------------------------------------------------

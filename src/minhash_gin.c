@@ -18,8 +18,9 @@
  * and the recheck drops them.  The index therefore never returns fewer rows
  * than a sequential scan.
  *
- * The default layout (mh_guaranteed_layout) takes b = D + 3 bands for the
- * threshold option, rows = floor(n / b): at 0.8 and n = 128, 28 bands of 4
+ * The default layout (layout 1, mh_index_layout: mh_pigeonhole_layout with
+ * two spare bands) takes b = D + 3 bands for the threshold option, rows =
+ * floor(n / b): at 0.8 and n = 128, 28 bands of 4
  * rows, and a row must share 3 of the 28 keys with the query.  Two bands
  * more than the pigeonhole minimum cost 8% more keys, and buy short keys: a
  * candidate now needs three chance collisions instead of one, so keys of 20
@@ -27,6 +28,14 @@
  * million rows.  Short keys are what make the index small and quick to build:
  * GIN's build cost and size grow with the number of distinct keys, and 2^20
  * keys shared by many rows compress into posting lists.
+ *
+ * The layout is stored with the index.  A GIN opclass cannot keep a
+ * metapage, and PostgreSQL records only the opclass options a user gave, so
+ * the option `layout` names the version of every choice above (layout 1:
+ * threshold 0.8, key_bits 20, D + 3 bands, key = band key folded to 32 bits);
+ * an index without it is layout 1 by definition.  The engine keeps a table
+ * of the layouts it can read (src/core/index_layout.cpp); one it does not
+ * know is refused at CREATE INDEX and at every scan or insert.
  */
 #include "postgres.h"
 
@@ -40,91 +49,98 @@
 #define MINHASH_SIMILAR_STRATEGY	1	/* minhash % minhash */
 #define MINHASH_QUERY_STRATEGY		2	/* minhash %> minhash_query */
 
-#define DEFAULT_LAYOUT_THRESHOLD	0.8
-
+/*
+ * The options as PostgreSQL parses them.  PostgreSQL stores only the options
+ * a user gave (pg_attribute.attoptions of the index column), so an option
+ * left out takes the default registered below, and those defaults say "not
+ * given": the index's layout version (option layout, absent: layout 1)
+ * decides what not given means, through the engine's table of layouts, so
+ * that no later library can change the keys of an existing index.
+ */
 typedef struct MinHashGinOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
 	int			bands;			/* 0: derived from threshold */
 	int			rows;			/* 0: derived from threshold */
-	double		threshold;		/* the lowest threshold served by keys alone */
-	int			key_bits;		/* bits kept of each band key */
+	double		threshold;		/* the lowest threshold served by keys alone;
+								 * negative: the layout's */
+	int			key_bits;		/* bits kept of each band key; 0: the layout's */
+	int			layout;			/* layout version */
 } MinHashGinOptions;
 
-#define DEFAULT_KEY_BITS			20
+#define THRESHOLD_NOT_GIVEN			(-1.0)
+#define KEY_BITS_NOT_GIVEN			0
+
+static void report_unknown_layout(int layout, bool creating) pg_attribute_noreturn();
 
 /*
- * The band layout for signatures of num_perm values in this index, and the
- * bits kept of each key.
+ * Refuse an index whose layout this library cannot read or build: its keys
+ * would not be the ones the index holds, and scans would silently miss rows.
  */
 static void
-index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *rows,
-			 int *key_bits)
+report_unknown_layout(int layout, bool creating)
 {
-	int			option_bands = 0;
-	int			option_rows = 0;
-	double		threshold = DEFAULT_LAYOUT_THRESHOLD;
-
-	*key_bits = DEFAULT_KEY_BITS;
-	if (PG_HAS_OPCLASS_OPTIONS())
-	{
-		MinHashGinOptions *options = (MinHashGinOptions *) PG_GET_OPCLASS_OPTIONS();
-
-		option_bands = options->bands;
-		option_rows = options->rows;
-		threshold = options->threshold;
-		*key_bits = options->key_bits;
-	}
-	if (option_bands > 0)
-	{
-		minhash_check_layout(option_bands, option_rows, num_perm);
-		*bands = (uint32) option_bands;
-		*rows = (uint32) option_rows;
-	}
-	else if (mh_guaranteed_layout(threshold, num_perm, bands, rows) != MH_OK)
-	{
-		/* no layout guarantees this threshold: the one that comes closest */
-		*bands = num_perm;
-		*rows = 1;
-	}
+	if (creating)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gin_minhash_ops layout %d is not supported by this version of minhash", layout),
+				 errdetail("The newest layout this version of minhash knows is %d.", MH_INDEX_LAYOUT_LATEST),
+				 errhint("Leave out the layout option to build layout %d.", MH_INDEX_LAYOUT_DEFAULT)));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("index uses gin_minhash_ops layout %d, which this version of minhash cannot read", layout),
+			 errdetail("The newest layout this version of minhash knows is %d: the index was built by another version, whose keys this one cannot compute.",
+					   MH_INDEX_LAYOUT_LATEST),
+			 errhint("Install the version of minhash that built the index, or drop the index and create it again without the layout option (REINDEX keeps the layout).")));
 }
 
-static int
-compare_int32(const void *a, const void *b)
+/* The layout of this index for signatures of num_perm values. */
+static void
+index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 {
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
+	MhIndexOptions options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
+	MhStatus	status;
 
-	return (x > y) - (x < y);
+	if (PG_HAS_OPCLASS_OPTIONS())
+	{
+		MinHashGinOptions *given = (MinHashGinOptions *) PG_GET_OPCLASS_OPTIONS();
+
+		if (given->layout < 1)
+			report_unknown_layout(given->layout, false);
+		options.layout = (uint32) given->layout;
+		options.threshold = given->threshold;
+		options.key_bits = (uint32) given->key_bits;
+		if (given->bands > 0)
+		{
+			minhash_check_layout(given->bands, given->rows, num_perm);
+			options.bands = (uint32) given->bands;
+			options.rows = (uint32) given->rows;
+		}
+	}
+	status = mh_index_layout(&options, num_perm, layout);
+	if (status == MH_ERR_UNKNOWN_LAYOUT)
+		report_unknown_layout((int) options.layout, false);
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "choose the index layout");
 }
 
 /*
- * The GIN keys of a signature: its band keys folded to 32 bits, of which
- * key_bits are kept.  Fewer bits make rows share keys, so GIN stores fewer,
- * longer (compressed) posting lists; the extra candidates are rechecked.
+ * The GIN keys of a signature (mh_index_keys): one per band, ascending.
+ * Keys of fewer bits make rows share keys, so GIN stores fewer, longer
+ * (compressed) posting lists; the extra candidates are rechecked.
  */
 static Datum *
-band_entries(const MinHash *sig, uint32 bands, uint32 rows, int key_bits)
+band_entries(const MinHash *sig, const MhIndexLayout *layout)
 {
-	uint32		mask = key_bits >= 32 ? PG_UINT32_MAX : ((uint32) 1 << key_bits) - 1;
-	uint64	   *keys = palloc(sizeof(uint64) * bands);
-	int32	   *folded = palloc(sizeof(int32) * bands);
-	Datum	   *entries = palloc(sizeof(Datum) * bands);
+	int32	   *keys = palloc(sizeof(int32) * layout->bands);
+	Datum	   *entries = palloc(sizeof(Datum) * layout->bands);
+	MhStatus	status = mh_index_keys(layout, sig->values, sig->num_perm, keys);
 
-	if (mh_band_keys(sig->values, sig->num_perm, bands, rows, keys) != MH_OK)
-		elog(ERROR, "could not compute band keys");
-	for (uint32 i = 0; i < bands; i++)
-		folded[i] = (int32) ((uint32) (keys[i] ^ (keys[i] >> 32)) & mask);
-
-	/*
-	 * GIN sorts each item's keys with the int4 comparator called through
-	 * fmgr; handing them over sorted makes that a single pass.
-	 */
-	qsort(folded, bands, sizeof(int32), compare_int32);
-	for (uint32 i = 0; i < bands; i++)
-		entries[i] = Int32GetDatum(folded[i]);
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "compute index keys");
+	for (uint32 i = 0; i < layout->bands; i++)
+		entries[i] = Int32GetDatum(keys[i]);
 	pfree(keys);
-	pfree(folded);
 	return entries;
 }
 
@@ -134,13 +150,11 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
 {
 	MinHash    *sig = PG_GETARG_MINHASH_P(0);
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
-	uint32		bands,
-				rows;
-	int			key_bits;
+	MhIndexLayout layout;
 
-	index_layout(fcinfo, sig->num_perm, &bands, &rows, &key_bits);
-	*nentries = (int32) bands;
-	PG_RETURN_POINTER(band_entries(sig, bands, rows, key_bits));
+	index_layout(fcinfo, sig->num_perm, &layout);
+	*nentries = (int32) layout.bands;
+	PG_RETURN_POINTER(band_entries(sig, &layout));
 }
 
 PG_FUNCTION_INFO_V1(minhash_gin_extract_query);
@@ -153,10 +167,8 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	int32	   *search_mode = (int32 *) PG_GETARG_POINTER(6);
 	MinHash    *sig;
 	double		threshold;
-	uint32		bands,
-				rows,
-				max_disagreements;
-	int			key_bits;
+	MhIndexLayout layout;
+	uint32		max_disagreements;
 	int32	   *required;
 
 	switch (strategy)
@@ -172,9 +184,9 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 			elog(ERROR, "unrecognized strategy number: %d", strategy);
 	}
 
-	index_layout(fcinfo, sig->num_perm, &bands, &rows, &key_bits);
+	index_layout(fcinfo, sig->num_perm, &layout);
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
-	if (max_disagreements >= bands)
+	if (max_disagreements >= layout.bands)
 	{
 		/* below what the layout guarantees: read everything, recheck all */
 		*nentries = 0;
@@ -183,12 +195,12 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	}
 
 	required = palloc(sizeof(int32));
-	*required = (int32) (bands - max_disagreements);
-	*extra_data = palloc(sizeof(Pointer) * bands);
-	for (uint32 i = 0; i < bands; i++)
+	*required = (int32) (layout.bands - max_disagreements);
+	*extra_data = palloc(sizeof(Pointer) * layout.bands);
+	for (uint32 i = 0; i < layout.bands; i++)
 		(*extra_data)[i] = (Pointer) required;
-	*nentries = (int32) bands;
-	PG_RETURN_POINTER(band_entries(sig, bands, rows, key_bits));
+	*nentries = (int32) layout.bands;
+	PG_RETURN_POINTER(band_entries(sig, &layout));
 }
 
 /* Matching keys a candidate needs: b - D (see the top of this file). */
@@ -228,12 +240,20 @@ minhash_gin_triconsistent(PG_FUNCTION_ARGS)
 	PG_RETURN_GIN_TERNARY_VALUE(possible >= required_matches(nkeys, extra_data) ? GIN_MAYBE : GIN_FALSE);
 }
 
-/* bands and rows come together, and replace the threshold option. */
+/*
+ * bands and rows come together, and replace the threshold option; the layout
+ * must be one this library builds.  Runs at CREATE INDEX when options are
+ * given (PostgreSQL validates stored options only then).
+ */
 static void
 validate_options(void *parsed, relopt_value *values, int count)
 {
 	MinHashGinOptions *options = (MinHashGinOptions *) parsed;
+	MhIndexLayoutVersion version;
 
+	if (options->layout < 1 ||
+		mh_index_layout_version((uint32) options->layout, &version) != MH_OK)
+		report_unknown_layout(options->layout, true);
 	if ((options->bands == 0) != (options->rows == 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -246,6 +266,11 @@ validate_options(void *parsed, relopt_value *values, int count)
 					 errhint("A threshold chooses bands and rows that find every pair at or above it.")));
 }
 
+/*
+ * The options.  The defaults of threshold and key_bits are out of their
+ * ranges, which a user cannot give: they mean "the layout's" (layout 1: 0.8
+ * and 20), see MinHashGinOptions.
+ */
 PG_FUNCTION_INFO_V1(minhash_gin_options);
 Datum
 minhash_gin_options(PG_FUNCTION_ARGS)
@@ -260,12 +285,16 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							"hash values per LSH band (with bands; default: derived from threshold)",
 							0, 0, MH_MAX_NUM_PERM, offsetof(MinHashGinOptions, rows));
 	add_local_real_reloption(relopts, "threshold",
-							 "lowest resemblance that queries find through band keys alone",
-							 DEFAULT_LAYOUT_THRESHOLD, 0.0, 1.0,
+							 "lowest resemblance that queries find through band keys alone (default: the layout's, 0.8)",
+							 THRESHOLD_NOT_GIVEN, 0.0, 1.0,
 							 offsetof(MinHashGinOptions, threshold));
 	add_local_int_reloption(relopts, "key_bits",
-							"bits kept of each band key: fewer make a smaller index and more candidates",
-							DEFAULT_KEY_BITS, 16, 32, offsetof(MinHashGinOptions, key_bits));
+							"bits kept of each band key: fewer make a smaller index and more candidates (default: the layout's, 20)",
+							KEY_BITS_NOT_GIVEN, 16, 32, offsetof(MinHashGinOptions, key_bits));
+	add_local_int_reloption(relopts, "layout",
+							"version of the key layout (default 1, the only one; recorded so that later versions keep reading the index)",
+							MH_INDEX_LAYOUT_DEFAULT, 1, PG_INT32_MAX,
+							offsetof(MinHashGinOptions, layout));
 	register_reloptions_validator(relopts, validate_options);
 	PG_RETURN_VOID();
 }

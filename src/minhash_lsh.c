@@ -90,32 +90,36 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(minhash_lsh_index_layout);
 /*
  * lsh_index_layout(threshold, num_perm) -> (bands, rows, min_bands): the
- * layout gin_minhash_ops takes for its threshold option, and how many bands
- * a row at that threshold is sure to share with the query.
+ * layout gin_minhash_ops takes for its threshold option (in its default
+ * layout version: the engine's one pigeonhole layout with that version's
+ * spare bands), and how many bands a row at that threshold is sure to share
+ * with the query.
  */
 Datum
 minhash_lsh_index_layout(PG_FUNCTION_ARGS)
 {
 	double		threshold = minhash_check_threshold(PG_GETARG_FLOAT8(0));
 	int32		num_perm = PG_GETARG_INT32(1);
-	uint32		bands,
-				rows;
+	MhIndexLayoutVersion version;
+	MhPigeonholeLayout layout;
 	TupleDesc	tupdesc;
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
 		minhash_report_params_error(MH_ERR_NUM_PERM_RANGE, num_perm, 0);
-	if (mh_guaranteed_layout(threshold, (uint32) num_perm, &bands, &rows) != MH_OK)
+	if (mh_index_layout_version(MH_INDEX_LAYOUT_DEFAULT, &version) != MH_OK)
+		elog(ERROR, "index layout %d is unknown", MH_INDEX_LAYOUT_DEFAULT);
+	if (mh_pigeonhole_layout(threshold, (uint32) num_perm, version.spare_bands, &layout) != MH_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no band layout finds every pair at threshold %g", threshold),
 				 errdetail("At threshold %g every position of two signatures may disagree.", threshold)));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	values[0] = Int32GetDatum((int32) bands);
-	values[1] = Int32GetDatum((int32) rows);
-	values[2] = Int32GetDatum((int32) (bands - mh_max_disagreements(threshold, (uint32) num_perm)));
+	values[0] = Int32GetDatum((int32) layout.bands);
+	values[1] = Int32GetDatum((int32) layout.rows);
+	values[2] = Int32GetDatum((int32) layout.min_bands);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }
 

@@ -31,7 +31,6 @@
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
-#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "parser/parse_coerce.h"
@@ -419,40 +418,37 @@ compare_int32(const void *a, const void *b)
  * inserting a near-duplicate waits until this one ends, and its lookup (a new
  * snapshot under READ COMMITTED) then sees this row.
  *
- * The bands split the num_perm positions into max_disagreements + 1 groups:
- * two signatures resembling each other at least at the threshold disagree on
- * at most max_disagreements positions, so some group agrees entirely
- * (pigeonhole) and both rows lock its key.  When every pair qualifies
+ * The bands are the engine's pigeonhole layout with no spare bands
+ * (mh_pigeonhole_layout, as the grouping takes it): two signatures
+ * resembling each other at least at the threshold disagree on at most
+ * max_disagreements positions, fewer than there are bands, so some band
+ * agrees entirely and both rows lock its key.  When every pair qualifies
  * (threshold 0) there is one lock for the whole table.  A key is (table OID,
- * 32-bit hash of the group and its number): a collision only makes two
- * unrelated inserts wait for each other.  Taken in ascending order, so two
- * single-row transactions cannot deadlock; a transaction that inserts several
- * rows takes each row's locks in turn and may (PostgreSQL then detects it).
+ * the band key folded to 32 bits): a collision only makes two unrelated
+ * inserts wait for each other.  Taken in ascending order, so two single-row
+ * transactions cannot deadlock; a transaction that inserts several rows
+ * takes each row's locks in turn and may (PostgreSQL then detects it).
  */
 static void
 lock_near_duplicates(Relation rel, Datum sig_datum, double threshold)
 {
 	MinHash    *sig = DatumGetMinHashP(sig_datum);
-	uint32		num_perm = sig->num_perm;
-	uint32		groups = mh_max_disagreements(threshold, num_perm) + 1;
+	MhPigeonholeLayout layout;
+	bool		pigeonhole = mh_pigeonhole_layout(threshold, sig->num_perm, 0, &layout) == MH_OK;
 	int32		table_key = (int32) RelationGetRelid(rel);
-	int32	   *keys;
-	uint32		nkeys;
+	uint32		nkeys = pigeonhole ? layout.bands : 1;
+	int32	   *keys = palloc0(sizeof(int32) * nkeys);
 	uint32		i;
 
-	if (groups > num_perm || num_perm == 0)
-		groups = 0;				/* no pigeonhole: one table-wide lock */
-	nkeys = groups > 0 ? groups : 1;
-	keys = palloc(sizeof(int32) * nkeys);
-	if (groups == 0)
-		keys[0] = 0;
-	for (i = 0; i < groups; i++)
+	if (pigeonhole)
 	{
-		uint32		start = (uint32) ((uint64) i * num_perm / groups);
-		uint32		end = (uint32) ((uint64) (i + 1) * num_perm / groups);
+		uint64	   *band_keys = palloc(sizeof(uint64) * nkeys);
 
-		keys[i] = (int32) hash_bytes_extended((const unsigned char *) &sig->values[start],
-											  (int) (sizeof(uint32) * (end - start)), i);
+		if (mh_band_keys(sig->values, sig->num_perm, layout.bands, layout.rows, band_keys) != MH_OK)
+			elog(ERROR, "could not compute band keys");
+		for (i = 0; i < nkeys; i++)
+			keys[i] = (int32) (uint32) (band_keys[i] ^ (band_keys[i] >> 32));
+		pfree(band_keys);
 	}
 	qsort(keys, nkeys, sizeof(int32), compare_int32);
 	for (i = 0; i < nkeys; i++)

@@ -5,8 +5,7 @@
 #include <cstring>
 #include <new>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "xxhash_stable.hpp"
 
 #include "boundary.hpp"
 #include "distinct_counter.hpp"

@@ -5,8 +5,7 @@
 //   saw.
 #include <cstring>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "xxhash_stable.hpp"
 
 #include "boundary.hpp"
 #include "minhash_core.h"

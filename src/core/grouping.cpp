@@ -5,7 +5,8 @@
 //   reaches the threshold.  A pivot looks only at the rows sharing one of
 //   its LSH band keys (seed 001, section 5), with a layout that misses no
 //   pair at the threshold: with at most D disagreeing positions and D + 1
-//   bands, some band agrees in every row (pigeonhole).  So the groups are
+//   bands, some band agrees in every row (pigeonhole, mh_pigeonhole_layout
+//   with no spare bands).  So the groups are
 //   those of comparing every pair.
 //
 //   Why in memory and not SQL: the walk is one loop that polls for
@@ -116,9 +117,12 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 		                      num_perm);
 	};
 
-	// Threshold 0: every pair qualifies, so the first row takes them all.
-	const uint32_t disagreements = mh_max_disagreements(threshold, num_perm);
-	if (disagreements >= num_perm)
+	// The fewest bands the guarantee allows (no spare bands): the longest
+	// bands, so the fewest chance candidates.  With no pigeonhole layout
+	// (threshold 0) every pair qualifies, so the first row takes them all.
+	MhPigeonholeLayout layout;
+	const MhStatus status = mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
+	if (status == MH_ERR_BANDS_RANGE)
 	{
 		for (uint32_t i = 0; i < count; i++)
 		{
@@ -129,10 +133,9 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 		return MH_OK;
 	}
 
-	// The fewest bands the guarantee allows: the longest bands, so the
-	// fewest chance candidates.
-	const uint32_t bands = disagreements + 1;
-	const uint32_t rows = num_perm / bands;
+	if (status != MH_OK) return status;
+	const uint32_t bands = layout.bands;
+	const uint32_t rows = layout.rows;
 	BandBuckets buckets = bucket_rows(signatures, count, bands, rows, poller);
 
 	// compared_by[q]: the last pivot that compared q, so that a row sharing
@@ -206,12 +209,13 @@ uint64_t mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) no
 	if (!(threshold >= 0.0 && threshold <= 1.0) || num_perm < MH_MIN_NUM_PERM ||
 	    num_perm > MH_MAX_NUM_PERM)
 		return 0;
-	const uint32_t disagreements = mh_max_disagreements(threshold, num_perm);
-	if (disagreements >= num_perm) return 0; // threshold 0: no buckets
+	MhPigeonholeLayout layout;
+	if (mh_pigeonhole_layout(threshold, num_perm, 0, &layout) != MH_OK)
+		return 0; // threshold 0: no buckets
 	// Per row: its key and number while sorting a band (16 bytes), the last
 	// pivot that compared it (4), and per band its bucket's place (4) and at
 	// most 1.5 entries of bucket lists (6: buckets of two rows and a length).
-	const uint64_t bands = static_cast<uint64_t>(disagreements) + 1;
+	const uint64_t bands = layout.bands;
 	return static_cast<uint64_t>(count) * (20 + 10 * bands);
 }
 

@@ -7,8 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "xxhash_stable.hpp"
 
 namespace minhash
 {

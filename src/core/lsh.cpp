@@ -45,16 +45,18 @@ MhStatus mh_check_layout(uint32_t bands, uint32_t rows, uint32_t num_perm) noexc
 	return MH_OK;
 }
 
-MhStatus mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *bands,
-                              uint32_t *rows) noexcept
+MhStatus mh_pigeonhole_layout(double threshold, uint32_t num_perm, uint32_t spare_bands,
+                              MhPigeonholeLayout *layout) noexcept
 {
 	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
 	const uint32_t disagreements = mh_max_disagreements(threshold, num_perm);
 	if (disagreements >= num_perm) return MH_ERR_BANDS_RANGE;
-	const uint64_t wanted = static_cast<uint64_t>(disagreements) + 1 + MH_LAYOUT_SPARE_BANDS;
-	*bands = static_cast<uint32_t>(wanted < num_perm ? wanted : num_perm);
-	*rows = num_perm / *bands;
+	const uint64_t wanted = static_cast<uint64_t>(disagreements) + 1 + spare_bands;
+	layout->bands = static_cast<uint32_t>(wanted < num_perm ? wanted : num_perm);
+	layout->rows = num_perm / layout->bands;
+	layout->max_disagreements = disagreements;
+	layout->min_bands = layout->bands - disagreements;
 	return MH_OK;
 }
 

@@ -92,7 +92,8 @@ typedef enum MhStatus
 	MH_ERR_TOO_LARGE,			/* input beyond what the core handles */
 	MH_ERR_INTERRUPTED,			/* the interrupt poll asked to stop */
 	MH_ERR_OUT_OF_MEMORY,		/* the core's scratch space */
-	MH_ERR_ARGUMENT				/* min_words < 1, unknown matching, bad confidence */
+	MH_ERR_ARGUMENT,			/* min_words < 1, unknown matching, bad confidence */
+	MH_ERR_UNKNOWN_LAYOUT		/* an index layout version this library does not know */
 } MhStatus;
 
 /* Parameter validation shared by every constructor and by parsing. */
@@ -181,19 +182,29 @@ double		mh_containment(double resemblance, uint64_t size_a,
 uint32_t	mh_max_disagreements(double threshold, uint32_t num_perm) MH_NOEXCEPT;
 
 /*
- * The layout an index takes for a threshold: it finds every pair at or above
- * it, because when fewer positions disagree than there are bands, some band
- * agrees in every row (pigeonhole), and more precisely at least
- * bands - max_disagreements bands agree.  bands = max_disagreements + 1 +
- * MH_LAYOUT_SPARE_BANDS (at most num_perm), rows = num_perm / bands.  The
- * spare bands make a candidate share 1 + MH_LAYOUT_SPARE_BANDS keys, so one
- * chance collision of short keys never makes a candidate.
- * MH_ERR_BANDS_RANGE when no layout can guarantee it (threshold 0).
+ * The one pigeonhole layout, used by every path that must miss no pair at a
+ * threshold (the index's default layout, lsh_index_layout and the SQL
+ * grouping, the in-memory grouping, the trigger's locks).  Two signatures
+ * whose resemblance reaches threshold disagree on at most D =
+ * max_disagreements positions, so of D + 1 bands some band agrees in every
+ * row, and of bands > D bands at least bands - D agree.  bands = D + 1 +
+ * spare_bands (at most num_perm), rows = num_perm / bands, band i covering
+ * values [i * rows, (i + 1) * rows).  Spare bands make a pair at the
+ * threshold share more keys, so that short keys colliding by chance rarely
+ * make a candidate; without them the bands are the longest the guarantee
+ * allows.  MH_ERR_BANDS_RANGE when no layout can guarantee it (D >= num_perm:
+ * threshold 0).
  */
-#define MH_LAYOUT_SPARE_BANDS 2
+typedef struct MhPigeonholeLayout
+{
+	uint32_t	bands;
+	uint32_t	rows;
+	uint32_t	max_disagreements;	/* D */
+	uint32_t	min_bands;		/* bands - D: keys a pair at the threshold shares */
+} MhPigeonholeLayout;
 
-MhStatus	mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *bands,
-								 uint32_t *rows) MH_NOEXCEPT;
+MhStatus	mh_pigeonhole_layout(double threshold, uint32_t num_perm, uint32_t spare_bands,
+								 MhPigeonholeLayout *layout) MH_NOEXCEPT;
 
 /* Checks bands >= 1, rows >= 1 and bands * rows <= num_perm. */
 MhStatus	mh_check_layout(uint32_t bands, uint32_t rows, uint32_t num_perm) MH_NOEXCEPT;
@@ -224,6 +235,66 @@ double		mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
 MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
 						  uint32_t *bands, uint32_t *rows, double *false_positive,
 						  double *false_negative) MH_NOEXCEPT;
+
+/* --- index layouts ---------------------------------------------------------- */
+
+/*
+ * What a gin_minhash_ops index's keys are, by layout version (its `layout`
+ * option).  PostgreSQL stores only the opclass options a user gave, so an
+ * index without the option is layout MH_INDEX_LAYOUT_DEFAULT, forever, and
+ * the defaults of every other option come from its layout's entry here, not
+ * from the running library's taste.  A layout, once shipped, never changes;
+ * a new formula or new defaults make a new layout version.  Layout 1:
+ * threshold 0.8, key_bits 20, D + 3 bands for a threshold (spare_bands 2;
+ * with no pigeonhole layout, at threshold 0, num_perm bands of one row), and
+ * each key is the band key (mh_band_keys) folded to 32 bits, key ^ key >> 32,
+ * of which the low key_bits are kept.
+ */
+#define MH_INDEX_LAYOUT_DEFAULT 1	/* an index without the option */
+#define MH_INDEX_LAYOUT_LATEST 1	/* the newest layout this library knows */
+
+/* A layout version's fixed choices. */
+typedef struct MhIndexLayoutVersion
+{
+	double		threshold;		/* default threshold option */
+	uint32_t	key_bits;		/* default key_bits option */
+	uint32_t	spare_bands;	/* for mh_pigeonhole_layout */
+} MhIndexLayoutVersion;
+
+/* MH_ERR_UNKNOWN_LAYOUT for a version this library cannot build or read. */
+MhStatus	mh_index_layout_version(uint32_t version, MhIndexLayoutVersion *out) MH_NOEXCEPT;
+
+/* An index's options as stored; 0 (threshold: negative) when not given. */
+typedef struct MhIndexOptions
+{
+	uint32_t	layout;			/* version */
+	double		threshold;
+	uint32_t	bands;			/* bands and rows come together */
+	uint32_t	rows;
+	uint32_t	key_bits;
+} MhIndexOptions;
+
+/* The keys an index makes of a signature of num_perm values. */
+typedef struct MhIndexLayout
+{
+	uint32_t	version;
+	uint32_t	bands;
+	uint32_t	rows;
+	uint32_t	key_bits;		/* 1 .. 32 */
+} MhIndexLayout;
+
+/*
+ * The layout of an index with these options for signatures of num_perm
+ * values.  MH_ERR_UNKNOWN_LAYOUT for an unknown version, MH_ERR_BANDS_RANGE
+ * when given bands and rows do not fit, MH_ERR_ARGUMENT for other options out
+ * of range.
+ */
+MhStatus	mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
+							MhIndexLayout *layout) MH_NOEXCEPT;
+
+/* The layout's keys of a signature, layout->bands of them, ascending. */
+MhStatus	mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint32_t num_perm,
+						  int32_t *keys) MH_NOEXCEPT;
 
 /* --- grouping near-duplicates -------------------------------------------- */
 

@@ -32,13 +32,11 @@
 #include <unordered_set>
 #include <vector>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "distinct_counter.hpp"
 #include "hash_family.hpp"
 #include "minhash_core.h"
 #include "tokenizer.hpp"
+#include "xxhash_stable.hpp"
 
 namespace
 {
@@ -109,6 +107,8 @@ const char *status_name(MhStatus s)
 			return "MH_ERR_OUT_OF_MEMORY";
 		case MH_ERR_ARGUMENT:
 			return "MH_ERR_ARGUMENT";
+		case MH_ERR_UNKNOWN_LAYOUT:
+			return "MH_ERR_UNKNOWN_LAYOUT";
 	}
 	return "(unknown status)";
 }
@@ -216,6 +216,13 @@ std::string hex32(uint32_t v)
 {
 	char buf[16];
 	std::snprintf(buf, sizeof buf, "%08" PRIx32, v);
+	return buf;
+}
+
+std::string hex64(uint64_t v)
+{
+	char buf[24];
+	std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
 	return buf;
 }
 
@@ -1482,8 +1489,37 @@ void test_reference_and_golden()
 	check_golden("words multilingual n=64 k=2 seed=1",
 	             build_words("Ça va? ΣΊΣΥΦΟΣ ПРИВЕТ мир 日本語", 2, 64, 1), 5, 0x0f1dea8fu,
 	             0x2996b002u, 0x2f73fbecu, 0x32a3d33cu);
-	// XXH3 itself (xxhash's own sanity vector for the empty input).
+	// XXH3 itself (xxhash's own sanity vector for the empty input), and
+	// seeded, as the shingle hashes and band keys call it.
 	CHECK_EQ(XXH3_64bits("", 0), uint64_t(0x2D06800538D394C2ULL), "XXH3_64bits of nothing");
+	CHECK_EQ(hex64(XXH3_64bits_withSeed("minhash", 7, 1)), hex64(0x5f6e33564c933790ULL),
+	         "XXH3_64bits_withSeed of \"minhash\", seed 1");
+	// The shingle hashes themselves (what exact resemblance compares, and
+	// what the signature's minimums are taken over), and the word hashes of
+	// the functions that explain a match.
+	{
+		const MhParams p = make_params(MH_KIND_WORDS, 5, 128, 0);
+		Builder b(p, 64);
+		std::vector<uint64_t> hashes(64);
+		mh_builder_collect(b.state, hashes.data(), 64);
+		feed_all(b.state, fox, 1000);
+		hashes.resize(mh_builder_collected(b.state));
+		const std::vector<uint64_t> expected = {0xe44ad0d4a2feccdeULL, 0xb8f7dd4ed98c54e4ULL,
+		                                        0x5a2485b2b09ef47aULL, 0x70b04d43115ec42eULL,
+		                                        0x8b3957db677aeb48ULL};
+		CHECK(hashes == expected, "golden shingle hashes of fox, k=5 seed=0");
+		std::vector<uint64_t> word_hashes(20);
+		std::vector<uint32_t> begins(20), ends(20);
+		MhWords words{word_hashes.data(), begins.data(), ends.data(), 20, 0};
+		size_t position = 0;
+		while (position < fox.size() &&
+		       mh_words_scan(fox.data(), fox.size(), &position, 1000, &words) == MH_OK)
+		{
+		}
+		CHECK_EQ(words.count, uint64_t(9), "fox has 9 words");
+		CHECK_EQ(hex64(word_hashes[0]), hex64(0xcb1283631cf33d7dULL), "golden word hash of \"the\"");
+		CHECK_EQ(hex64(word_hashes[3]), hex64(0xc1cfee97854b92cfULL), "golden word hash of \"fox\"");
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -2480,29 +2516,45 @@ void test_lsh()
 		}
 	CHECK(exact, "max_disagreements agrees with brute force");
 
+	// The one pigeonhole layout: D + 1 + spare bands of num_perm / bands rows.
 	uint32_t bands = 0, rows = 0;
-	CHECK_EQ(mh_guaranteed_layout(0.8, 128, &bands, &rows), MH_OK, "layout for 0.8");
-	CHECK(bands == 28 && rows == 4, "0.8 at 128 values: 28 bands of 4, got " + std::to_string(bands) +
-	                                    " of " + std::to_string(rows));
+	MhPigeonholeLayout layout{};
+	CHECK_EQ(mh_pigeonhole_layout(0.8, 128, 2, &layout), MH_OK, "layout for 0.8");
+	CHECK(layout.bands == 28 && layout.rows == 4 && layout.max_disagreements == 25 &&
+	          layout.min_bands == 3,
+	      "0.8 at 128 values, 2 spare: 28 bands of 4, 3 shared, got " +
+	          std::to_string(layout.bands) + " of " + std::to_string(layout.rows));
+	CHECK_EQ(mh_pigeonhole_layout(0.8, 128, 0, &layout), MH_OK, "layout for 0.8, no spare");
+	CHECK(layout.bands == 26 && layout.rows == 4 && layout.min_bands == 1,
+	      "0.8 at 128 values, no spare: 26 bands of 4, 1 shared");
 	// Every threshold's layout fits, and leaves the spare bands over the
 	// pigeonhole minimum (fewer only when the signature runs out of values).
 	bool layouts_fit = true;
-	for (uint32_t n : {1u, 2u, 16u, 128u, 200u, 256u})
-		for (int step = 1; step <= 100; step++)
-		{
-			const double t = step / 100.0;
-			const uint32_t d = mh_max_disagreements(t, n);
-			if (d >= n) continue;
-			layouts_fit = layouts_fit && mh_guaranteed_layout(t, n, &bands, &rows) == MH_OK &&
-			              mh_check_layout(bands, rows, n) == MH_OK && bands > d &&
-			              (bands - d == 1 + MH_LAYOUT_SPARE_BANDS || bands == n);
-		}
-	CHECK(layouts_fit, "guaranteed layouts fit and keep the spare bands");
-	CHECK_EQ(mh_guaranteed_layout(0.995, 128, &bands, &rows), MH_OK, "layout for 0.995");
-	CHECK(bands == 3 && rows == 42, "0.995 at 128 values: 3 bands of 42");
-	CHECK_EQ(mh_guaranteed_layout(0.0, 128, &bands, &rows), MH_ERR_BANDS_RANGE,
+	for (uint32_t spare : {0u, 1u, 2u, 5u})
+		for (uint32_t n : {1u, 2u, 16u, 128u, 200u, 256u})
+			for (int step = 1; step <= 100; step++)
+			{
+				const double t = step / 100.0;
+				const uint32_t d = mh_max_disagreements(t, n);
+				if (d >= n) continue;
+				layouts_fit = layouts_fit && mh_pigeonhole_layout(t, n, spare, &layout) == MH_OK &&
+				              mh_check_layout(layout.bands, layout.rows, n) == MH_OK &&
+				              layout.bands > d && layout.max_disagreements == d &&
+				              layout.min_bands == layout.bands - d &&
+				              layout.rows == n / layout.bands &&
+				              (layout.bands - d == 1 + spare || layout.bands == n);
+			}
+	CHECK(layouts_fit, "pigeonhole layouts fit and keep the spare bands");
+	CHECK_EQ(mh_pigeonhole_layout(0.995, 128, 2, &layout), MH_OK, "layout for 0.995");
+	CHECK(layout.bands == 3 && layout.rows == 42, "0.995 at 128 values: 3 bands of 42");
+	CHECK_EQ(mh_pigeonhole_layout(1.0, 128, 0, &layout), MH_OK, "layout for 1");
+	CHECK(layout.bands == 1 && layout.rows == 128, "1 at 128 values, no spare: one band of all");
+	CHECK_EQ(mh_pigeonhole_layout(0.0, 128, 2, &layout), MH_ERR_BANDS_RANGE,
 	         "threshold 0 cannot be guaranteed");
-	CHECK_EQ(mh_guaranteed_layout(1.5, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE, "threshold 1.5");
+	CHECK_EQ(mh_pigeonhole_layout(1.5, 128, 2, &layout), MH_ERR_THRESHOLD_RANGE, "threshold 1.5");
+	CHECK_EQ(mh_pigeonhole_layout(0.8, 0, 2, &layout), MH_ERR_NUM_PERM_RANGE, "num_perm 0");
+	CHECK_EQ(mh_pigeonhole_layout(0.5, 3, UINT32_MAX, &layout), MH_OK, "huge spare");
+	CHECK(layout.bands == 3 && layout.rows == 1, "huge spare: capped at num_perm bands");
 	CHECK_EQ(mh_check_layout(26, 5, 128), MH_ERR_BANDS_RANGE, "26 x 5 > 128");
 	CHECK_EQ(mh_check_layout(0, 5, 128), MH_ERR_BANDS_RANGE, "0 bands");
 
@@ -2564,6 +2616,157 @@ void test_lsh()
 	CHECK_EQ(mh_lsh_params(0.8, 128, 0.5, 0.5, &bands, &rows, &fp, &fn), MH_OK, "lsh_params");
 	CHECK(bands * rows <= 128 && fp < 0.05 && fn < 0.05,
 	      "lsh_params fits and errs little: " + std::to_string(bands) + "x" + std::to_string(rows));
+}
+
+// The index's layouts (src/core/index_layout.cpp).  Layout 1 is what every
+// index without the layout option holds: its keys are pinned here as
+// literals, computed by minhash 1.0's GIN code (mh_guaranteed_layout, then
+// key ^ key >> 32 masked to key_bits, sorted).  If one of these fails, the
+// keys of existing indexes changed and scans would miss rows: make a new
+// layout version instead.
+std::vector<uint32_t> arithmetic_signature(uint32_t num_perm, uint32_t step, uint32_t first)
+{
+	std::vector<uint32_t> values(num_perm);
+	for (uint32_t i = 0; i < num_perm; i++) values[i] = i * step + first;
+	return values;
+}
+
+// FNV-1a over the keys, to pin a long key list in one literal.
+uint64_t keys_checksum(const std::vector<int32_t> &keys)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int32_t k : keys)
+	{
+		h ^= static_cast<uint32_t>(k);
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+struct IndexKeys
+{
+	MhStatus status = MH_OK;
+	MhIndexLayout layout{};
+	std::vector<int32_t> keys;
+};
+
+IndexKeys index_keys(const std::vector<uint32_t> &values, MhIndexOptions options)
+{
+	IndexKeys out;
+	const auto n = static_cast<uint32_t>(values.size());
+	out.status = mh_index_layout(&options, n, &out.layout);
+	if (out.status != MH_OK) return out;
+	out.keys.assign(out.layout.bands, 0);
+	out.status = mh_index_keys(&out.layout, values.data(), n, out.keys.data());
+	return out;
+}
+
+// Options as an index without any stores them: layout 1, nothing else.
+MhIndexOptions no_options()
+{
+	MhIndexOptions options{};
+	options.layout = MH_INDEX_LAYOUT_DEFAULT;
+	options.threshold = -1.0;
+	return options;
+}
+
+void check_index_golden(const char *name, const IndexKeys &got, uint32_t bands, uint32_t rows,
+                        uint32_t key_bits, uint64_t checksum)
+{
+	const std::string n = std::string("layout 1 golden ") + name;
+	CHECK_EQ(got.status, MH_OK, n);
+	if (got.status != MH_OK) return;
+	CHECK(got.layout.bands == bands && got.layout.rows == rows && got.layout.key_bits == key_bits,
+	      n + ": " + std::to_string(got.layout.bands) + " bands of " +
+	          std::to_string(got.layout.rows) + ", " + std::to_string(got.layout.key_bits) +
+	          " bits");
+	CHECK_EQ(hex64(keys_checksum(got.keys)), hex64(checksum), n + " keys");
+	CHECK(std::is_sorted(got.keys.begin(), got.keys.end()), n + " keys ascending");
+}
+
+void test_index_layout()
+{
+	g_section = "index layout";
+	MhIndexLayoutVersion version{};
+	CHECK_EQ(mh_index_layout_version(1, &version), MH_OK, "layout 1 is known");
+	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2,
+	      "layout 1: threshold 0.8, key_bits 20, 2 spare bands");
+	CHECK_EQ(mh_index_layout_version(0, &version), MH_ERR_UNKNOWN_LAYOUT, "layout 0 unknown");
+	CHECK_EQ(mh_index_layout_version(MH_INDEX_LAYOUT_LATEST + 1, &version), MH_ERR_UNKNOWN_LAYOUT,
+	         "layout after the latest unknown");
+	CHECK_EQ(MH_INDEX_LAYOUT_DEFAULT, 1, "an index without the option is layout 1, forever");
+
+	// Golden keys of layout 1, with and without options.
+	const std::vector<uint32_t> a = arithmetic_signature(128, 0x9E3779B9u, 12345);
+	{
+		const IndexKeys got = index_keys(a, no_options());
+		check_index_golden("no options n=128", got, 28, 4, 20, 0x0fcfae8b2ce0b117ULL);
+		const std::vector<int32_t> expected = {
+		    8389,   55975,  138810, 208494, 217816, 223603, 225620, 245914, 262963, 277668,
+		    283491, 291372, 303338, 344573, 403457, 443045, 474044, 549479, 549872, 722611,
+		    729118, 768460, 875998, 892614, 892811, 943163, 958772, 1042524};
+		CHECK(got.keys == expected, "layout 1 golden no options n=128: every key");
+		// The same from the band keys by hand: fold, mask, sort.
+		std::vector<uint64_t> band(28);
+		mh_band_keys(a.data(), 128, 28, 4, band.data());
+		std::vector<int32_t> by_hand;
+		for (uint64_t k : band)
+			by_hand.push_back(static_cast<int32_t>(static_cast<uint32_t>(k ^ (k >> 32)) & 0xFFFFFu));
+		std::sort(by_hand.begin(), by_hand.end());
+		CHECK(got.keys == by_hand, "layout 1 key = (band key ^ band key >> 32) & (2^20 - 1)");
+		// The band keys themselves (XXH3 of little-endian rows, seeded by band).
+		CHECK_EQ(hex64(band[0]), hex64(0x1aecfc04d7efaedcULL), "golden band key 0 of 28x4");
+		CHECK_EQ(hex64(band[1]), hex64(0x8bae75beeca19de2ULL), "golden band key 1 of 28x4");
+		CHECK_EQ(hex64(band[27]), hex64(0xb5704cb59cd362dbULL), "golden band key 27 of 28x4");
+	}
+	{
+		MhIndexOptions o = no_options();
+		o.bands = 16;
+		o.rows = 8;
+		check_index_golden("bands=16 rows=8", index_keys(a, o), 16, 8, 20, 0xc6048f6e807c8f48ULL);
+		o = no_options();
+		o.threshold = 0.9;
+		o.key_bits = 24;
+		check_index_golden("threshold=0.9 key_bits=24", index_keys(a, o), 15, 8, 24,
+		                   0x8ee6390dafd4a506ULL);
+		o = no_options();
+		o.key_bits = 32;
+		check_index_golden("key_bits=32", index_keys(a, o), 28, 4, 32, 0xdc533a53c9bf0781ULL);
+		o = no_options();
+		o.threshold = 0.0;
+		o.key_bits = 16;
+		check_index_golden("threshold=0 key_bits=16 (no guarantee: n bands of 1)",
+		                   index_keys(a, o), 128, 1, 16, 0xdcfd778ae4db6af3ULL);
+		o = no_options();
+		o.threshold = 0.8; // given, equal to the default: the same keys
+		check_index_golden("threshold=0.8 given", index_keys(a, o), 28, 4, 20,
+		                   0x0fcfae8b2ce0b117ULL);
+	}
+	check_index_golden("no options n=256", index_keys(arithmetic_signature(256, 0x85EBCA6Bu, 7), no_options()),
+	                   54, 4, 20, 0xbead0bc3503fa184ULL);
+	check_index_golden("no options n=7", index_keys(arithmetic_signature(7, 0xC2B2AE35u, 1), no_options()),
+	                   4, 1, 20, 0xba4f11abc1028858ULL);
+
+	// Refusals.
+	MhIndexOptions o = no_options();
+	o.layout = 2;
+	CHECK_EQ(index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "layout 2 refused");
+	o.layout = 0;
+	CHECK_EQ(index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "layout 0 refused");
+	MhIndexLayout unknown{2, 28, 4, 20};
+	std::vector<int32_t> keys(28);
+	CHECK_EQ(mh_index_keys(&unknown, a.data(), 128, keys.data()), MH_ERR_UNKNOWN_LAYOUT,
+	         "keys of layout 2 refused");
+	o = no_options();
+	o.bands = 40;
+	o.rows = 4;
+	CHECK_EQ(index_keys(a, o).status, MH_ERR_BANDS_RANGE, "40 x 4 > 128 refused");
+	o = no_options();
+	o.key_bits = 33;
+	CHECK_EQ(index_keys(a, o).status, MH_ERR_ARGUMENT, "33 key bits refused");
+	o = no_options();
+	o.threshold = 1.5;
+	CHECK_EQ(index_keys(a, o).status, MH_ERR_ARGUMENT, "threshold 1.5 refused");
 }
 
 // --- explaining a match: words with spans, exact S_R, chunks, intervals ------
@@ -3380,6 +3583,7 @@ int main()
 	run(test_binary_form, "binary form");
 	run(test_params_and_api, "params and API");
 	run(test_lsh, "lsh");
+	run(test_index_layout, "index layout");
 	run(test_explain_words, "explain words");
 	run(test_exact_resemblance, "exact resemblance");
 	run(test_chunk_examples, "chunk examples");

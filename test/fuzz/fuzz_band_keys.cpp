@@ -1,5 +1,5 @@
 // fuzz_band_keys.cpp
-//   LSH banding: mh_check_layout, mh_band_keys, mh_guaranteed_layout and the
+//   LSH banding: mh_check_layout, mh_band_keys, mh_pigeonhole_layout and the
 //   probabilities lsh_probability() reports, with parameters and values taken
 //   from the input.  Called as minhash_lsh.c and minhash_gin.c call them:
 //   layout checked first, then room for exactly `bands` keys.  Invariants:
@@ -7,14 +7,13 @@
 //       <= num_perm, and mh_band_keys agrees with it;
 //     - one key per band, equal to XXH3 of the band's rows seeded with the
 //       band number, and untouched by values past bands * rows;
-//     - the guaranteed layout fits, has more bands than the most positions a
+//     - the pigeonhole layout fits, has more bands than the most positions a
 //       qualifying pair may disagree on, and that number is exact;
 //     - probabilities lie in [0, 1], P[at least all bands] = p^bands.
 #include <cmath>
 #include <memory>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "xxhash_stable.hpp"
 
 #include "fuzz_common.hpp"
 
@@ -63,10 +62,11 @@ void check_band_keys(const std::vector<uint32_t> &values, uint32_t bands, uint32
 	}
 }
 
-void check_guaranteed_layout(double threshold, uint32_t num_perm)
+void check_pigeonhole_layout(double threshold, uint32_t num_perm, uint32_t spare_bands)
 {
-	uint32_t bands = 0, rows = 0;
-	const MhStatus status = mh_guaranteed_layout(threshold, num_perm, &bands, &rows);
+	MhPigeonholeLayout layout{};
+	const MhStatus status = mh_pigeonhole_layout(threshold, num_perm, spare_bands, &layout);
+	const uint32_t bands = layout.bands, rows = layout.rows;
 	if (!(threshold >= 0.0 && threshold <= 1.0))
 	{
 		FUZZ_CHECK(status == MH_ERR_THRESHOLD_RANGE);
@@ -92,9 +92,10 @@ void check_guaranteed_layout(double threshold, uint32_t num_perm)
 	FUZZ_CHECK(status == MH_OK);
 	FUZZ_CHECK(mh_check_layout(bands, rows, num_perm) == MH_OK);
 	FUZZ_CHECK(bands > d); // the pigeonhole: some band agrees
-	const uint64_t wanted = static_cast<uint64_t>(d) + 1 + MH_LAYOUT_SPARE_BANDS;
+	const uint64_t wanted = static_cast<uint64_t>(d) + 1 + spare_bands;
 	FUZZ_CHECK(bands == (wanted < num_perm ? wanted : num_perm));
 	FUZZ_CHECK(rows == num_perm / bands);
+	FUZZ_CHECK(layout.max_disagreements == d && layout.min_bands == bands - d);
 }
 
 void check_probabilities(double s, uint32_t bands, uint32_t rows, uint32_t min_bands)
@@ -133,7 +134,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint32_t prob_bands = in.u16() % 2000 + 1, prob_rows = in.byte() % 32 + 1;
 	const uint32_t min_bands = in.u16() % prob_bands + 1;
 
-	check_guaranteed_layout(threshold, num_perm);
+	const uint32_t spare_bands = shape & 4 ? in.byte() : 2; // 2: the index's layout 1
+	check_pigeonhole_layout(threshold, num_perm, spare_bands);
 	check_probabilities(s, prob_bands, prob_rows, min_bands);
 
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return 0;
@@ -143,8 +145,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_band_keys(values, bands, rows);
 
 	// The layouts the GIN index takes for this signature size.
-	uint32_t gin_bands, gin_rows;
-	if (mh_guaranteed_layout(threshold, num_perm, &gin_bands, &gin_rows) == MH_OK)
-		check_band_keys(values, gin_bands, gin_rows);
+	MhPigeonholeLayout gin;
+	if (mh_pigeonhole_layout(threshold, num_perm, spare_bands, &gin) == MH_OK)
+		check_band_keys(values, gin.bands, gin.rows);
 	return 0;
 }

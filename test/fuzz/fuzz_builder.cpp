@@ -17,8 +17,7 @@
 #include <memory>
 #include <set>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "xxhash_stable.hpp"
 
 #include "fuzz_common.hpp"
 
