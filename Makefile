@@ -16,6 +16,7 @@ CORE_OBJS = \
 	src/core/params.o \
 	src/core/signature_binary.o \
 	src/core/signature_text.o \
+	src/core/stored_image.o \
 	src/core/tokenizer.o \
 	src/core/tokens.o \
 	src/core/chunk_match.o \
