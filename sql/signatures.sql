@@ -52,6 +52,10 @@ SELECT p.id, round(i.lower::numeric, 3) AS lower, round(i.upper::numeric, 3) AS 
 SELECT p.id, i.lower IS NULL AS no_row
   FROM interval_pairs p LEFT JOIN LATERAL resemblance_interval(p.a, p.b) i ON true ORDER BY p.id;
 SELECT count(*) FROM interval_pairs p, resemblance_interval(p.a, p.b) WITH ORDINALITY AS i(lower, upper, n) WHERE i.n = 1;
+-- Beside another set-returning function in a SELECT list, its one row
+-- comes first and nulls pad the rest (1.0 left the protocol's "done"
+-- unset, and repeated its row on every row, and one more: 4 rows here).
+SELECT generate_series(1, 3) AS n, resemblance_interval(minhash(''::text, 64, 2), minhash(''::text, 64, 2))::text AS interval;
 -- Its errors come on the first call, wherever it is called.
 SELECT id, resemblance_interval(a, minhash('x'::text, 64)) FROM interval_pairs ORDER BY id;
 SELECT * FROM resemblance_interval(minhash('x'::text, 64), minhash('x'::text, 64), 1);
