@@ -28,9 +28,10 @@ DROP TABLE order_pins;
 -- varlena header; 16-19 were 1.0's alignment padding, always zeroed) are
 -- zero in every value made; binary input refuses non-zero reserved bytes
 -- (bad_input, io), and a value read from storage is checked before use.
--- A path of one point has a signature's size and header bytes 01 00 00 00
--- (one point), 01 00 (closed), 00 00, seed 0, then the point's x: 1.0 puts
--- 3ff00000 in the reserved bytes 16-19, 0.0 leaves them zero (and n = 0).
+-- On a little-endian machine, a path of one point has a signature's size
+-- and header bytes 01 00 00 00 (one point), 01 00 (closed), 00 00, seed 0,
+-- then the point's x: 1.0 puts 3ff00000 in the reserved bytes 16-19, 0.0
+-- leaves them zero (and n = 0).
 CREATE CAST (path AS minhash) WITHOUT FUNCTION;
 SELECT minhash_size(path '((1,0))'::minhash);
 SELECT minhash_size(path '((0,0))'::minhash);
