@@ -17,6 +17,7 @@ CORE_OBJS = \
 	src/core/params.o \
 	src/core/signature_binary.o \
 	src/core/signature_text.o \
+	src/core/stored_image.o \
 	src/core/tokenizer.o \
 	src/core/tokens.o \
 	src/core/chunk_match.o \
@@ -49,7 +50,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare mismatch opclass lsh layout explain report aggregate trigger group security bad_input
+REGRESS = setup io build tokenizer compare mismatch signatures opclass lsh layout explain report aggregate trigger group security bad_input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.

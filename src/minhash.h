@@ -14,8 +14,12 @@
 #include "minhash_core.h"
 
 /*
- * On-disk layout.  Fields are native-endian; padding is always zero so that
- * equal signatures are equal bytes (btree and hash opclasses rely on it).
+ * On-disk layout (offsets after the varlena header: MH_STORED_* in
+ * minhash_core.h, asserted in minhash_type.c).  Fields are native-endian;
+ * btree order and hashing read them as little-endian (minhash_ops.c).  The
+ * reserved fields are zero, written so by every producer
+ * (minhash_from_summary) and checked when a value is read
+ * (minhash_check_stored), so that equal signatures are equal bytes.
  */
 typedef struct MinHash
 {
@@ -28,13 +32,14 @@ typedef struct MinHash
 	uint16		reserved2;		/* zero */
 	int32		seed;
 	uint32		num_perm;
+	uint32		reserved3;		/* zero: 1.0's alignment padding, always zeroed */
 	uint64		distinct_shingles;
 	uint32		values[FLEXIBLE_ARRAY_MEMBER];
 } MinHash;
 
 #define MINHASH_SIZE(num_perm) (offsetof(MinHash, values) + sizeof(uint32) * (num_perm))
 
-#define DatumGetMinHashP(x)		((MinHash *) PG_DETOAST_DATUM(x))
+#define DatumGetMinHashP(x)		minhash_check_stored((MinHash *) PG_DETOAST_DATUM(x))
 #define PG_GETARG_MINHASH_P(n)	DatumGetMinHashP(PG_GETARG_DATUM(n))
 #define PG_RETURN_MINHASH_P(x)	PG_RETURN_POINTER(x)
 
@@ -43,6 +48,7 @@ extern double minhash_similarity_threshold;
 extern int	minhash_group_memory;
 
 /* minhash_type.c */
+extern MinHash *minhash_check_stored(MinHash *sig);
 extern MinHash *minhash_from_summary(const MhSummary *summary, const uint32 *values);
 extern void minhash_get_summary(const MinHash *sig, MhSummary *summary);
 extern void minhash_describe_params(StringInfo buf, const MhParams *params);
@@ -62,6 +68,7 @@ extern text *minhash_fetch_text(Datum datum);
 
 /* minhash_compare.c */
 extern double minhash_signature_resemblance(const MinHash *a, const MinHash *b);
+extern bool minhash_is_near_duplicate(const MinHash *a, const MinHash *b, double threshold);
 
 /* minhash_io.c */
 extern Datum minhash_in(PG_FUNCTION_ARGS);

@@ -1,7 +1,8 @@
 /*
  * minhash_build.c
- *	  Building signatures: minhash(text), minhash_chars(text), minhash(text[]),
- *	  and shingle_hashes(text) for exact computations.
+ *	  Building signatures: minhash(text), minhash_char_shingles(text) (and
+ *	  minhash_chars(text), its 1.0 spelling), minhash(text[]), and
+ *	  shingle_hashes(text) for exact computations.
  *
  * The core never sees PostgreSQL: we size and allocate its state, then feed
  * the document a piece at a time and check for interrupts in between, so a
@@ -145,12 +146,29 @@ minhash_words(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(minhash_chars);
-/* minhash_chars(doc text, q int, num_perm int, seed int) */
+/*
+ * minhash_chars(doc text, q int, num_perm int, seed int): 1.0's builder of
+ * character shingles, kept for compatibility (its order differs from
+ * minhash()'s; minhash_char_shingles has minhash()'s).
+ */
 Datum
 minhash_chars(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_MINHASH_P(signature_of_text(minhash_fetch_text(PG_GETARG_DATUM(0)), MH_KIND_CHARS,
 										  PG_GETARG_INT32(2), PG_GETARG_INT32(1),
+										  PG_GETARG_INT32(3)));
+}
+
+PG_FUNCTION_INFO_V1(minhash_char_shingles);
+/*
+ * minhash_char_shingles(doc text, num_perm int, shingle_size int, seed int):
+ * minhash_chars with its arguments in minhash()'s order.
+ */
+Datum
+minhash_char_shingles(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_MINHASH_P(signature_of_text(minhash_fetch_text(PG_GETARG_DATUM(0)), MH_KIND_CHARS,
+										  PG_GETARG_INT32(1), PG_GETARG_INT32(2),
 										  PG_GETARG_INT32(3)));
 }
 

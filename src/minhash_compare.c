@@ -22,6 +22,31 @@ minhash_signature_resemblance(const MinHash *a, const MinHash *b)
 	return mh_resemblance(&sa, a->values, &sb, b->values);
 }
 
+/*
+ * The near-duplicate test of % and %> (so of resembles() and the flagging
+ * trigger): resemblance at least threshold.  A signature built with other
+ * parameters (kind, number of values, shingle size or seed; an empty one
+ * too, whose header says how it was built) is not a near-duplicate: false,
+ * never an error.  So a sequential scan, an index scan (whose recheck this
+ * is) and the trigger return the same rows from a column of mixed
+ * signatures, and the planner's estimate (matchingsel runs the operator on
+ * the column's most common values and histogram) cannot fail.  The
+ * measures (resemblance, containment, <%>, the interval) still refuse such
+ * pairs: no number would be right.
+ */
+bool
+minhash_is_near_duplicate(const MinHash *a, const MinHash *b, double threshold)
+{
+	MhSummary	sa,
+				sb;
+
+	minhash_get_summary(a, &sa);
+	minhash_get_summary(b, &sb);
+	if (mh_params_match(&sa.params, &sb.params) != MH_OK)
+		return false;
+	return mh_resemblance(&sa, a->values, &sb, b->values) >= threshold;
+}
+
 PG_FUNCTION_INFO_V1(minhash_resemblance);
 /* resemblance(a, b): the fraction of agreeing positions, estimating S_R */
 Datum
@@ -40,17 +65,16 @@ minhash_distance(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(minhash_similar);
 /*
- * a % b: resemblance at or above minhash.threshold.  Reads a setting, so the
+ * a % b: resemblance at or above minhash.threshold; false for signatures
+ * built differently (minhash_is_near_duplicate).  Reads a setting, so the
  * SQL function is STABLE, not IMMUTABLE: the same arguments can give another
  * answer after SET, and an index or a cached plan must not assume otherwise.
  */
 Datum
 minhash_similar(PG_FUNCTION_ARGS)
 {
-	double		resemblance = minhash_signature_resemblance(PG_GETARG_MINHASH_P(0),
-													PG_GETARG_MINHASH_P(1));
-
-	PG_RETURN_BOOL(resemblance >= minhash_similarity_threshold);
+	PG_RETURN_BOOL(minhash_is_near_duplicate(PG_GETARG_MINHASH_P(0), PG_GETARG_MINHASH_P(1),
+											 minhash_similarity_threshold));
 }
 
 PG_FUNCTION_INFO_V1(minhash_containment);

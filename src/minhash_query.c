@@ -51,7 +51,7 @@ minhash_query_signature(Datum datum, double *threshold)
 	MinHashQuery *query = (MinHashQuery *) PG_DETOAST_DATUM(datum);
 
 	*threshold = query->threshold;
-	return QUERY_SIGNATURE(query);
+	return minhash_check_stored(QUERY_SIGNATURE(query));
 }
 
 PG_FUNCTION_INFO_V1(minhash_query_make);
@@ -143,7 +143,10 @@ minhash_query_send(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(minhash_query_match);
-/* a %> q: resemblance(a, q's signature) >= q's threshold; IMMUTABLE */
+/*
+ * a %> q: resemblance(a, q's signature) >= q's threshold, false for
+ * signatures built differently (minhash_is_near_duplicate); IMMUTABLE
+ */
 Datum
 minhash_query_match(PG_FUNCTION_ARGS)
 {
@@ -151,5 +154,5 @@ minhash_query_match(PG_FUNCTION_ARGS)
 	double		threshold;
 	MinHash    *query = minhash_query_signature(PG_GETARG_DATUM(1), &threshold);
 
-	PG_RETURN_BOOL(minhash_signature_resemblance(sig, query) >= threshold);
+	PG_RETURN_BOOL(minhash_is_near_duplicate(sig, query, threshold));
 }

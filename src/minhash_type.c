@@ -16,7 +16,26 @@
 
 PG_MODULE_MAGIC;
 
-/* A palloc'd minhash holding the summary and values. */
+/* The stored layout is the one the engine documents (minhash_core.h). */
+#define STORED_OFFSET(field) (offsetof(MinHash, field) - VARHDRSZ)
+StaticAssertDecl(STORED_OFFSET(version) == MH_STORED_VERSION_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(kind) == MH_STORED_KIND_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(flags) == MH_STORED_FLAGS_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(reserved) == MH_STORED_RESERVED_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(shingle_size) == MH_STORED_SHINGLE_SIZE_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(reserved2) == MH_STORED_RESERVED2_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(seed) == MH_STORED_SEED_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(num_perm) == MH_STORED_NUM_PERM_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(reserved3) == MH_STORED_RESERVED3_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(distinct_shingles) == MH_STORED_DISTINCT_OFFSET, "minhash layout");
+StaticAssertDecl(STORED_OFFSET(values) == MH_STORED_VALUES_OFFSET, "minhash layout");
+
+/*
+ * A palloc'd minhash holding the summary and values: the one place a
+ * signature is made (builders, text and binary input; union and typmod
+ * enforcement copy or return a signature made here), so every reserved
+ * field is zero.
+ */
 MinHash *
 minhash_from_summary(const MhSummary *summary, const uint32 *values)
 {
@@ -27,12 +46,42 @@ minhash_from_summary(const MhSummary *summary, const uint32 *values)
 	sig->version = MH_FORMAT_VERSION;
 	sig->kind = summary->params.kind;
 	sig->flags = summary->flags;
+	sig->reserved = 0;
 	sig->shingle_size = summary->params.shingle_size;
+	sig->reserved2 = 0;
 	sig->seed = summary->params.seed;
 	sig->num_perm = num_perm;
+	sig->reserved3 = 0;
 	sig->distinct_shingles = summary->distinct_shingles;
 	if (values != NULL)
 		memcpy(sig->values, values, sizeof(uint32) * num_perm);
+	return sig;
+}
+
+/*
+ * A signature read from a table or handed over by a caller, checked before
+ * anything reads its values: a known format version, zero reserved fields,
+ * and as many values as its length holds.  Only a damaged value fails.
+ */
+MinHash *
+minhash_check_stored(MinHash *sig)
+{
+	const char *problem = NULL;
+
+	if (VARSIZE(sig) < offsetof(MinHash, values))
+		problem = "The value is shorter than a signature's header.";
+	else if (sig->version != MH_FORMAT_VERSION)
+		problem = "Its format version is not one this build reads.";
+	else if (sig->reserved != 0 || sig->reserved2 != 0 || sig->reserved3 != 0)
+		problem = "A reserved header field is not zero.";
+	else if (sig->num_perm < MH_MIN_NUM_PERM || sig->num_perm > MH_MAX_NUM_PERM ||
+			 VARSIZE(sig) != MINHASH_SIZE(sig->num_perm))
+		problem = "Its length does not match its number of hash values.";
+	if (unlikely(problem != NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid minhash value in storage"),
+				 errdetail_internal("%s", problem)));
 	return sig;
 }
 

@@ -68,6 +68,8 @@ constexpr Boundary kBoundaries[] = {
     {"mh_format_text", "snprintf into caller memory"},
     {"mh_binary_length", "arithmetic"},
     {"mh_write_binary", "writes caller memory"},
+    {"mh_le_image_length", "arithmetic"},
+    {"mh_write_le_image", "writes caller memory"},
     {"mh_read_binary", "reads and writes caller memory"},
     {"mh_union_into", "a loop over caller arrays"},
     {"mh_estimate_cardinality", "arithmetic over a caller array"},

@@ -457,6 +457,34 @@ MhStatus	mh_read_binary(const unsigned char *data, size_t length,
 						   MhSummary *summary, uint32_t *values,
 						   uint32_t values_capacity) MH_NOEXCEPT;
 
+/*
+ * The stored value (the glue's MinHash, src/minhash.h): after its 4-byte
+ * varlena header, these fields at these byte offsets, each in the machine's
+ * byte order, the reserved ones zero.  The glue asserts the offsets.
+ */
+#define MH_STORED_VERSION_OFFSET 0		/* uint8: MH_FORMAT_VERSION */
+#define MH_STORED_KIND_OFFSET 1			/* uint8: MhKind */
+#define MH_STORED_FLAGS_OFFSET 2		/* uint8: MH_FLAG_* */
+#define MH_STORED_RESERVED_OFFSET 3		/* uint8: zero */
+#define MH_STORED_SHINGLE_SIZE_OFFSET 4 /* uint16 */
+#define MH_STORED_RESERVED2_OFFSET 6	/* uint16: zero */
+#define MH_STORED_SEED_OFFSET 8			/* int32 */
+#define MH_STORED_NUM_PERM_OFFSET 12	/* uint32 */
+#define MH_STORED_RESERVED3_OFFSET 16	/* uint32: zero (1.0's alignment padding, always zeroed) */
+#define MH_STORED_DISTINCT_OFFSET 20	/* uint64 */
+#define MH_STORED_VALUES_OFFSET 28		/* num_perm uint32 */
+
+/* Bytes of a stored value after its varlena header. */
+size_t		mh_le_image_length(const MhSummary *summary) MH_NOEXCEPT;
+
+/*
+ * The stored value after its varlena header as a little-endian machine holds
+ * it: on such a machine, exactly the stored bytes.  btree order and hashing
+ * run over these bytes, so that their order is the same on every machine.
+ */
+MhStatus	mh_write_le_image(const MhSummary *summary, const uint32_t *values,
+							  unsigned char *out, size_t out_size) MH_NOEXCEPT;
+
 /* "words", "chars" or "set" */
 const char *mh_kind_name(uint8_t kind) MH_NOEXCEPT;
 

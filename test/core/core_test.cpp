@@ -3556,6 +3556,128 @@ void test_grouping()
 }
 
 
+// ---------------------------------------------------------------------------
+// The little-endian image btree order and hashing run over
+// ---------------------------------------------------------------------------
+
+// The stored value's fields at the documented offsets, as the glue's MinHash
+// lays them out after its varlena header (src/minhash.h asserts the same
+// offsets): what a machine of this byte order stores.
+struct StoredMirror
+{
+	uint8_t version, kind, flags, reserved;
+	uint16_t shingle_size, reserved2;
+	int32_t seed;
+	uint32_t num_perm;
+	uint32_t reserved3;
+	uint64_t distinct_shingles;
+};
+static_assert(offsetof(StoredMirror, shingle_size) == MH_STORED_SHINGLE_SIZE_OFFSET, "layout");
+static_assert(offsetof(StoredMirror, seed) == MH_STORED_SEED_OFFSET, "layout");
+static_assert(offsetof(StoredMirror, num_perm) == MH_STORED_NUM_PERM_OFFSET, "layout");
+static_assert(offsetof(StoredMirror, reserved3) == MH_STORED_RESERVED3_OFFSET, "layout");
+static_assert(offsetof(StoredMirror, distinct_shingles) == MH_STORED_DISTINCT_OFFSET + 4,
+              "the mirror starts 4 bytes before a value's 8-byte alignment, like MinHash");
+
+std::vector<unsigned char> native_stored(const Sig &s)
+{
+	StoredMirror m{};
+	m.version = MH_FORMAT_VERSION;
+	m.kind = s.summary.params.kind;
+	m.flags = s.summary.flags;
+	m.shingle_size = s.summary.params.shingle_size;
+	m.seed = s.summary.params.seed;
+	m.num_perm = s.summary.params.num_perm;
+	m.distinct_shingles = s.summary.distinct_shingles;
+	std::vector<unsigned char> out(MH_STORED_VALUES_OFFSET + 4 * s.values.size());
+	const unsigned char *raw = reinterpret_cast<const unsigned char *>(&m);
+	std::memcpy(out.data(), raw, MH_STORED_DISTINCT_OFFSET);
+	std::memcpy(out.data() + MH_STORED_DISTINCT_OFFSET, &m.distinct_shingles, 8);
+	std::memcpy(out.data() + MH_STORED_VALUES_OFFSET, s.values.data(), 4 * s.values.size());
+	return out;
+}
+
+std::vector<unsigned char> le_image(const Sig &s)
+{
+	std::vector<unsigned char> out(mh_le_image_length(&s.summary));
+	CHECK_EQ(mh_write_le_image(&s.summary, s.values.data(), out.data(), out.size()), MH_OK,
+	         "write little-endian image");
+	return out;
+}
+
+int compare_bytes(const std::vector<unsigned char> &a, const std::vector<unsigned char> &b)
+{
+	const int order = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+	if (order != 0) return (order > 0) - (order < 0);
+	return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+void test_le_image()
+{
+	g_section = "little-endian image";
+	// Pinned: the bytes 1.0 stored on x86-64 for minhash('a b c d e f', 2, 5,
+	// -1) (pageinspect, after the 1-byte varlena header).
+	{
+		Sig s;
+		s.summary.params = make_params(MH_KIND_WORDS, 5, 2, -1);
+		s.summary.flags = 0;
+		s.summary.distinct_shingles = 2;
+		s.values = {0x74544204u, 0x04066322u};
+		const std::vector<unsigned char> want = {
+		    0x01, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+		    0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00,
+		    0x00, 0x00, 0x00, 0x00, 0x04, 0x42, 0x54, 0x74, 0x22, 0x63, 0x06, 0x04};
+		CHECK_EQ(mh_le_image_length(&s.summary), size_t(36), "image length = 28 + 4n");
+		CHECK(le_image(s) == want, "image of a 1.0 value is its stored bytes");
+		std::vector<unsigned char> small(35);
+		CHECK_EQ(mh_write_le_image(&s.summary, s.values.data(), small.data(), small.size()),
+		         MH_ERR_BUFFER_TOO_SMALL, "image into a short buffer");
+	}
+
+	// On a little-endian machine the image is the stored value itself, so the
+	// order and hashes over it are 1.0's: btree and hash indexes stay valid.
+	std::mt19937_64 rng(20261125);
+	std::vector<Sig> sigs;
+	const uint8_t kinds[] = {MH_KIND_WORDS, MH_KIND_CHARS, MH_KIND_SET};
+	for (int i = 0; i < 300; i++)
+	{
+		Sig s;
+		const uint8_t kind = kinds[rng() % 3];
+		const uint32_t n = 1 + static_cast<uint32_t>(rng() % 6);
+		s.summary.params = make_params(static_cast<MhKind>(kind),
+		                               kind == MH_KIND_SET ? 0 : 1 + rng() % 300, n,
+		                               static_cast<int32_t>(rng() % 5) - 2);
+		s.summary.flags = static_cast<uint8_t>(rng() % 2);
+		s.summary.distinct_shingles = rng() % 3 == 0 ? rng() : rng() % 1000;
+		for (uint32_t j = 0; j < n; j++)
+			s.values.push_back(rng() % 4 == 0 ? static_cast<uint32_t>(rng() % 300)
+			                                  : static_cast<uint32_t>(rng()));
+		sigs.push_back(s);
+	}
+	int same_bytes = 0;
+	for (const Sig &s : sigs)
+	{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		same_bytes += le_image(s) == native_stored(s);
+#else
+		same_bytes += le_image(s).size() == native_stored(s).size();
+#endif
+	}
+	CHECK_EQ(same_bytes, int(sigs.size()), "image = stored bytes on a little-endian machine");
+
+	// A field's bytes are little-endian: the low byte of num_perm comes first.
+	{
+		Sig a, b;
+		a.summary.params = make_params(MH_KIND_SET, 0, 256, 0);
+		b.summary.params = make_params(MH_KIND_SET, 0, 1, 0);
+		a.summary.distinct_shingles = b.summary.distinct_shingles = 1;
+		a.values.assign(256, 7u);
+		b.values.assign(1, 7u);
+		CHECK_EQ(compare_bytes(le_image(a), le_image(b)), -1,
+		         "n = 256 (00 01 00 00) sorts before n = 1 (01 00 00 00), as on x86");
+	}
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -3593,6 +3715,7 @@ int main()
 	run(test_interval, "resemblance interval");
 	run(test_union, "union");
 	run(test_grouping, "grouping vs the greedy walk over every pair");
+	run(test_le_image, "little-endian image");
 	if (timing)
 		std::printf(
 		    "(total %.2f s)\n",
