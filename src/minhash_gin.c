@@ -89,15 +89,6 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, uint32 *bands, uint32 *ro
 	}
 }
 
-static int
-compare_int32(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The GIN keys of a signature: its band keys folded to 32 bits, of which
  * key_bits are kept.  Fewer bits make rows share keys, so GIN stores fewer,
@@ -120,7 +111,7 @@ band_entries(const MinHash *sig, uint32 bands, uint32 rows, int key_bits)
 	 * GIN sorts each item's keys with the int4 comparator called through
 	 * fmgr; handing them over sorted makes that a single pass.
 	 */
-	qsort(folded, bands, sizeof(int32), compare_int32);
+	minhash_sort_int32(folded, bands);
 	for (uint32 i = 0; i < bands; i++)
 		entries[i] = Int32GetDatum(folded[i]);
 	pfree(keys);

@@ -29,6 +29,8 @@
 #include "utils/memutils.h"
 #include "windowapi.h"
 
+#include "minhash.h"
+
 /* The walk's state, kept in the window partition's local memory. */
 typedef struct GreedyWalk
 {
@@ -37,16 +39,6 @@ typedef struct GreedyWalk
 	bool		have_better;
 	bool		better_is_pivot;
 } GreedyWalk;
-
-/* A row address (heap TID) as one hash key. */
-static uint64
-row_address(Datum tid)
-{
-	ItemPointer pointer = (ItemPointer) DatumGetPointer(tid);
-
-	return ((uint64) ItemPointerGetBlockNumberNoCheck(pointer) << 16) |
-		ItemPointerGetOffsetNumberNoCheck(pointer);
-}
 
 /* The set of taken rows, created on the first call in a partition. */
 static HTAB *
@@ -89,8 +81,8 @@ minhash_near_dupe_group_walk(PG_FUNCTION_ARGS)
 	worse_datum = WinGetFuncArgCurrent(winobj, 1, &worse_null);
 	if (better_null || worse_null)
 		PG_RETURN_BOOL(false);
-	better = row_address(better_datum);
-	worse = row_address(worse_datum);
+	better = minhash_tid_number((ItemPointer) DatumGetPointer(better_datum));
+	worse = minhash_tid_number((ItemPointer) DatumGetPointer(worse_datum));
 	if (better == worse)
 		PG_RETURN_BOOL(false);
 

@@ -43,7 +43,7 @@ typedef struct GroupRows
 {
 	uint32		count;
 	uint32		capacity;
-	uint64	   *tids;			/* block << 16 | offset: ctid order */
+	uint64	   *tids;			/* minhash_tid_number: ctid order */
 	Datum	   *keys;
 	bool	   *key_nulls;
 	text	  **key_texts;		/* key::text, NULL for a null key */
@@ -158,8 +158,7 @@ keep_row(GroupRows *rows, HeapTuple tuple, TupleDesc desc, Form_pg_attribute key
 	if (i >= rows->capacity)
 		elog(ERROR, "more rows than near_dupe_check counted (%u)", rows->capacity);
 	tid = (ItemPointer) DatumGetPointer(heap_getattr(tuple, 1, desc, &isnull));
-	rows->tids[i] = ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
-		ItemPointerGetOffsetNumberNoCheck(tid);
+	rows->tids[i] = minhash_tid_number(tid);
 
 	datum = heap_getattr(tuple, 2, desc, &rows->key_nulls[i]);
 	rows->keys[i] = rows->key_nulls[i] ? (Datum) 0 :

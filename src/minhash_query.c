@@ -12,8 +12,6 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "fmgr.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
@@ -79,13 +77,13 @@ minhash_query_in(PG_FUNCTION_ARGS)
 				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
 				 errdetail("A minhash_query literal is a threshold, a colon and a minhash literal.")));
 	number = pnstrdup(literal, colon - literal);
-	errno = 0;
 	threshold = strtod(number, &end);
-	if (*end != '\0' || errno != 0 || isnan(threshold) || threshold < 0.0 || threshold > 1.0)
+	if (end == number || *end != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
-				 errdetail("The threshold must be a number between 0 and 1.")));
+				 errdetail("The threshold must be a number.")));
+	minhash_check_threshold(threshold);
 	sig = DirectFunctionCall3(minhash_in, CStringGetDatum(colon + 1),
 							  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 	PG_RETURN_POINTER(make_query((MinHash *) DatumGetPointer(sig), threshold));
@@ -115,12 +113,7 @@ minhash_query_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid binary value for type %s", "minhash_query"),
 				 errdetail("The value is shorter than its threshold.")));
-	threshold = pq_getmsgfloat8(buf);
-	if (isnan(threshold) || threshold < 0.0 || threshold > 1.0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary value for type %s", "minhash_query"),
-				 errdetail("The threshold must be a number between 0 and 1.")));
+	threshold = minhash_check_threshold(pq_getmsgfloat8(buf));
 	/* The rest is a minhash's binary form, checked by its own receive. */
 	sig = DirectFunctionCall3(minhash_recv, PointerGetDatum(buf),
 							  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));

@@ -23,8 +23,6 @@
  */
 #include "postgres.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 
 #include "access/htup_details.h"
@@ -154,8 +152,8 @@ primary_key_column(Relation rel)
 }
 
 /*
- * The threshold, parsed here rather than pasted into the query: a number in
- * [0, 1], nothing before or after it but spaces.
+ * The threshold, parsed here rather than pasted into the query: a number,
+ * nothing before or after it but spaces, in [0, 1] (minhash_check_threshold).
  */
 static double
 parse_threshold(const char *text, const char *trigger_name)
@@ -163,17 +161,16 @@ parse_threshold(const char *text, const char *trigger_name)
 	char	   *end;
 	double		value;
 
-	errno = 0;
 	value = strtod(text, &end);
 	while (*end == ' ')
 		end++;
-	if (end == text || *end != '\0' || errno != 0 || isnan(value) || value < 0.0 || value > 1.0)
+	if (end == text || *end != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid resemblance threshold for trigger \"%s\": \"%s\"",
 						trigger_name, text),
-				 errdetail("The threshold must be a number between 0 and 1.")));
-	return value;
+				 errdetail("The threshold must be a number.")));
+	return minhash_check_threshold(value);
 }
 
 /*
@@ -404,15 +401,6 @@ most_similar_key(TriggerData *trigdata, const FlagConfig *config, Oid extension_
 	return result;
 }
 
-static int
-compare_int32(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The 'lock' mode: before the lookup, take a transaction-level advisory lock
  * on each band of the new signature, so that a concurrent transaction
@@ -454,7 +442,7 @@ lock_near_duplicates(Relation rel, Datum sig_datum, double threshold)
 		keys[i] = (int32) hash_bytes_extended((const unsigned char *) &sig->values[start],
 											  (int) (sizeof(uint32) * (end - start)), i);
 	}
-	qsort(keys, nkeys, sizeof(int32), compare_int32);
+	minhash_sort_int32(keys, nkeys);
 	for (i = 0; i < nkeys; i++)
 		if (i == 0 || keys[i] != keys[i - 1])
 			DirectFunctionCall2(pg_advisory_xact_lock_int4,

@@ -51,6 +51,7 @@ constexpr Boundary kBoundaries[] = {
     {"mh_agreeing_positions", "a loop over caller arrays"},
     {"mh_resemblance", "arithmetic over caller arrays"},
     {"mh_containment", "arithmetic"},
+    {"mh_check_threshold", "compares a number"},
     {"mh_max_disagreements", "arithmetic"},
     {"mh_check_layout", "arithmetic"},
     {"mh_guaranteed_layout", "arithmetic"},

@@ -174,6 +174,12 @@ double		mh_containment(double resemblance, uint64_t size_a,
 #define MH_MAX_BANDS MH_MAX_NUM_PERM
 
 /*
+ * The one test of a resemblance threshold: a number in [0, 1], not NaN.
+ * MH_ERR_THRESHOLD_RANGE otherwise.
+ */
+MhStatus	mh_check_threshold(double threshold) MH_NOEXCEPT;
+
+/*
  * The most positions two signatures of num_perm values can disagree on while
  * their resemblance (agreeing / num_perm, in double precision) is still at
  * least threshold.  num_perm when every pair qualifies (threshold 0).
