@@ -4,12 +4,13 @@
  *	  (near_dupe_query(..., groups => true)): a window function over
  *	  verified near-duplicate pairs, read in pivot-rank order.
  *
- * near_dupe_groups() itself runs the walk in memory (mh_group_greedy); the
- * SQL form gives the same rows, works within work_mem, and checks the
- * engine in sql/group.sql.  Both rank rows by (distinct shingles
- * descending, key ascending) and walk them in that order: a row not yet taken becomes a
- * pivot and takes every row not yet taken whose resemblance to it reaches
- * the threshold.  Only rows that have a near-duplicate can be taken, so the
+ * near_dupe_groups() runs the walk in memory (mh_group_greedy) and refuses
+ * a table that needs more than minhash.group_memory; this SQL form is the
+ * path for such a table, and gives the same rows (sql/group.sql checks it
+ * exactly where the engine refuses).  The walk is the engine's
+ * (src/core/grouping.cpp): rows ranked by distinct shingles descending,
+ * then key, then ctid; a row not yet taken becomes a pivot and takes every
+ * row not yet taken whose resemblance to it reaches the threshold.  Only rows that have a near-duplicate can be taken, so the
  * walk only needs the verified pairs, each directed from its better-ranked
  * row ("better") to the other ("worse"), sorted by the better row's rank.
  * When the walk reaches a better row, every row ranked above it has been

@@ -10,6 +10,8 @@
 namespace
 {
 
+bool valid_threshold(double threshold) { return mh_check_threshold(threshold) == MH_OK; }
+
 // Simpson's rule over [from, to] with an even number of intervals.
 template <typename F>
 double integrate(F f, double from, double to, int intervals = 128)
@@ -23,11 +25,6 @@ double integrate(F f, double from, double to, int intervals = 128)
 } // namespace
 
 extern "C" {
-
-MhStatus mh_check_threshold(double threshold) noexcept
-{
-	return threshold >= 0.0 && threshold <= 1.0 ? MH_OK : MH_ERR_THRESHOLD_RANGE;
-}
 
 uint32_t mh_max_disagreements(double threshold, uint32_t num_perm) noexcept
 {
@@ -51,7 +48,7 @@ MhStatus mh_check_layout(uint32_t bands, uint32_t rows, uint32_t num_perm) noexc
 MhStatus mh_guaranteed_layout(double threshold, uint32_t num_perm, uint32_t *bands,
                               uint32_t *rows) noexcept
 {
-	if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
+	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
 	const uint32_t disagreements = mh_max_disagreements(threshold, num_perm);
 	if (disagreements >= num_perm) return MH_ERR_BANDS_RANGE;
@@ -115,7 +112,7 @@ MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
                        uint32_t *bands, uint32_t *rows, double *false_positive,
                        double *false_negative) noexcept
 {
-	if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
+	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
 	double best = INFINITY;
 	for (uint32_t b = 1; b <= num_perm; b++)

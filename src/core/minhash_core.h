@@ -98,6 +98,12 @@ typedef enum MhStatus
 /* Parameter validation shared by every constructor and by parsing. */
 MhStatus	mh_check_params(const MhParams *params) MH_NOEXCEPT;
 
+/*
+ * The one test of a resemblance threshold: a number in [0, 1], not NaN.
+ * MH_ERR_THRESHOLD_RANGE otherwise.
+ */
+MhStatus	mh_check_threshold(double threshold) MH_NOEXCEPT;
+
 /* --- building a signature ------------------------------------------------ */
 
 /*
@@ -172,12 +178,6 @@ double		mh_containment(double resemblance, uint64_t size_a,
 /* --- LSH banding ------------------------------------------------------------ */
 
 #define MH_MAX_BANDS MH_MAX_NUM_PERM
-
-/*
- * The one test of a resemblance threshold: a number in [0, 1], not NaN.
- * MH_ERR_THRESHOLD_RANGE otherwise.
- */
-MhStatus	mh_check_threshold(double threshold) MH_NOEXCEPT;
 
 /*
  * The most positions two signatures of num_perm values can disagree on while
