@@ -489,7 +489,7 @@ VALUES
 $f$;
 SELECT t AS threshold, o.state AS sqlstate, o.outcome, o.detail, count(*) AS entry_points,
        string_agg(c.entry, ', ' ORDER BY c.entry) AS entries
-  FROM unnest(ARRAY['1.5', '-0.25', 'NaN', 'Infinity']) t, bad_input_threshold_cases(t) c, bad_input_outcome(c.query) o
+  FROM unnest(ARRAY['1.5', '1.0000001', '-0.25', 'NaN', 'Infinity']) t, bad_input_threshold_cases(t) c, bad_input_outcome(c.query) o
  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3;
 SELECT o.* FROM bad_input_outcome($q$SET minhash.threshold = 1.5$q$) o
 UNION ALL
