@@ -1,10 +1,8 @@
 /*
  * minhash_glue_shared.c
- *	  What the glue files share: the interrupt poll and a set-returning
- *	  function's result (the engine's long computations), a text as the
- *	  UTF-8 the tokenizer reads (building, explaining), sorted int32 keys
- *	  (GIN entries, the trigger's locks), and a heap TID as one number
- *	  (grouping).
+ *	  What the glue of the engine's long computations (explaining a match,
+ *	  grouping) shares: the interrupt poll, and a set-returning function's
+ *	  result.
  */
 #include "postgres.h"
 
@@ -53,6 +51,8 @@ minhash_materialize_result(FunctionCallInfo fcinfo, TupleDesc *tupdesc)
 	rsinfo->setDesc = *tupdesc;
 	return store;
 }
+
+/* Small helpers that more than one glue file needs. */
 
 /*
  * A text as UTF-8, its bytes in *length.  The tokenizer reads UTF-8 whatever
