@@ -151,6 +151,13 @@ primary_key_column(Relation rel)
 	return attnum;
 }
 
+/* Which trigger's threshold minhash_check_threshold refused. */
+static void
+threshold_context(void *trigger_name)
+{
+	errcontext("threshold argument of trigger \"%s\"", (const char *) trigger_name);
+}
+
 /*
  * The threshold, parsed here rather than pasted into the query: a number,
  * nothing before or after it but spaces, in [0, 1] (minhash_check_threshold).
@@ -158,6 +165,7 @@ primary_key_column(Relation rel)
 static double
 parse_threshold(const char *text, const char *trigger_name)
 {
+	ErrorContextCallback context = {error_context_stack, threshold_context, (void *) trigger_name};
 	char	   *end;
 	double		value;
 
@@ -170,7 +178,10 @@ parse_threshold(const char *text, const char *trigger_name)
 				 errmsg("invalid resemblance threshold for trigger \"%s\": \"%s\"",
 						trigger_name, text),
 				 errdetail("The threshold must be a number.")));
-	return minhash_check_threshold(value);
+	error_context_stack = &context;
+	minhash_check_threshold(value);
+	error_context_stack = context.previous;
+	return value;
 }
 
 /*
