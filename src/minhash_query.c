@@ -30,6 +30,7 @@ typedef struct MinHashQuery
 
 #define QUERY_SIGNATURE(q) ((MinHash *) (q)->signature)
 
+/* A minhash_query of a signature and a threshold its caller has checked. */
 static MinHashQuery *
 make_query(const MinHash *sig, double threshold)
 {
@@ -37,7 +38,7 @@ make_query(const MinHash *sig, double threshold)
 	MinHashQuery *query = (MinHashQuery *) palloc0(size);
 
 	SET_VARSIZE(query, size);
-	query->threshold = minhash_check_threshold(threshold);
+	query->threshold = threshold;
 	memcpy(query->signature, sig, VARSIZE(sig));
 	return query;
 }
@@ -57,7 +58,7 @@ PG_FUNCTION_INFO_V1(minhash_query_make);
 Datum
 minhash_query_make(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(make_query(PG_GETARG_MINHASH_P(0), PG_GETARG_FLOAT8(1)));
+	PG_RETURN_POINTER(make_query(PG_GETARG_MINHASH_P(0), minhash_check_threshold(PG_GETARG_FLOAT8(1))));
 }
 
 PG_FUNCTION_INFO_V1(minhash_query_in);
