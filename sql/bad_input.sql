@@ -465,7 +465,37 @@ SELECT * FROM bad_input_outcomes ORDER BY id;
 -- The matrix in numbers: errors by SQLSTATE, and documented results (00000).
 SELECT sqlstate, count(*) AS cases FROM bad_input_outcomes GROUP BY sqlstate ORDER BY sqlstate;
 
+-- One threshold check: every entry point that takes a resemblance threshold
+-- refuses one outside [0, 1] with the same SQLSTATE, message and detail
+-- (minhash_check_threshold in C; near_dupe_check, for the grouping
+-- functions, in SQL).  One row per bad value means they all agree.  The
+-- setting minhash.threshold and the index option threshold are range-checked
+-- by PostgreSQL itself, with the same SQLSTATE and its own message.
+CREATE FUNCTION bad_input_threshold_cases(t text) RETURNS TABLE (entry text, query text)
+LANGUAGE sql AS $f$
+VALUES
+('minhash_query', format($q$SELECT minhash_query(minhash('a b c'::text, 4), %L)$q$, t)),
+('minhash_query_in', format($q$SELECT %L::minhash_query$q$, t || ':v1:words:k=5:seed=0:size=1:n=1:00000000')),
+('minhash_query_recv', format($q$SELECT bad_input_receive(%L, 'minhash_query')$q$,
+	float8send(t::float8) || '\x010000000005000000000000000000020000000000000001015f33fe60bdcbbc'::bytea)),
+('resembles', format($q$SELECT resembles(minhash('a b c'::text, 4), minhash('a b c'::text, 4), %L)$q$, t)),
+('lsh_index_layout', format($q$SELECT lsh_index_layout(%L)$q$, t)),
+('lsh_params', format($q$SELECT lsh_params(%L, 16)$q$, t)),
+('minhash_flag_duplicates', format($q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', %L); INSERT INTO bad_input_docs VALUES (100, 'x', minhash('x'::text, 16)) RETURNING flag$q$, t)),
+('near_dupe_pairs', format($q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', %L)$q$, t)),
+('near_dupe_groups', format($q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', %L)$q$, t)),
+('near_dupe_query', format($q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', %L)$q$, t)),
+('near_dupe_query (groups)', format($q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', %L, true)$q$, t))
+$f$;
+SELECT t AS threshold, o.state AS sqlstate, o.outcome, o.detail, count(*) AS entry_points,
+       string_agg(c.entry, ', ' ORDER BY c.entry) AS entries
+  FROM unnest(ARRAY['1.5', '1.0000001', '-0.25', 'NaN', 'Infinity']) t, bad_input_threshold_cases(t) c, bad_input_outcome(c.query) o
+ GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3;
+SELECT o.* FROM bad_input_outcome($q$SET minhash.threshold = 1.5$q$) o
+UNION ALL
+SELECT o.* FROM bad_input_outcome($q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 1.5))$q$) o;
+
 DROP VIEW bad_input_view;
 DROP TABLE bad_input_cases, bad_input_outcomes, bad_input_docs, bad_input_mixed, bad_input_empty, bad_input_parted,
 	bad_input_nokey, bad_input_generated, bad_input_groups;
-DROP FUNCTION bad_input_outcome(text), bad_input_receive(bytea, text);
+DROP FUNCTION bad_input_outcome(text), bad_input_receive(bytea, text), bad_input_threshold_cases(text);

@@ -189,23 +189,35 @@ SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(pivot) AS pivot
 INSERT INTO gd SELECT CASE WHEN c = 2 THEN -id ELSE id + 1000 END, body, sig FROM gd, generate_series(1, 2) c;
 SELECT v.* FROM unnest(ARRAY[0.3, 0.8, 1.0]) t, pg_temp.group_violations(t) v;
 
--- The grouping runs in memory (mh_group_greedy); near_dupe_query(...,
--- groups => true) is the same grouping as one SQL statement, the greedy walk
--- as a window function over the pairs found through band keys.  The two
+-- The grouping runs in memory (mh_group_greedy), capped by
+-- minhash.group_memory; where the engine refuses a table for it, the path is
+-- the same grouping as one SQL statement, near_dupe_query(..., groups =>
+-- true): the pairs found through band keys, walked by a window function.  So
+-- the SQL formulation is checked exactly there: the engine's rows under the
+-- default cap, then, with the cap at 64kB (the engine refuses every table
+-- here but the ones of three or four rows: 53400), the SQL formulation's rows.  They
 -- agree row for row and in order: on gd with its copies, at every threshold
 -- (null: the minhash.threshold setting, which % reads), with integer, text
 -- and null keys and null signatures.
 CREATE FUNCTION pg_temp.engine_vs_sql(source regclass, key_column name, t float8)
-RETURNS TABLE (relation regclass, threshold float8, rows bigint, differences bigint) LANGUAGE plpgsql AS $$
+RETURNS TABLE (relation regclass, threshold float8, rows bigint, engine_at_64kb text, differences bigint)
+LANGUAGE plpgsql AS $$
 DECLARE
 	engine text[];
+	engine_refusal text;
 	by_sql text[];
 BEGIN
 	SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text ORDER BY n) INTO engine
 	  FROM near_dupe_groups(source, key_column, 'sig', t) WITH ORDINALITY g(group_id, key, pivot, resemblance, n);
-	SET LOCAL enable_hashagg = off;
+	PERFORM pg_catalog.set_config('minhash.group_memory', '64kB', true);
+	engine_refusal := pg_temp.sqlstate(format('SELECT near_dupe_groups(%L, %L, ''sig'', %L)', source, key_column, t));
+	PERFORM pg_catalog.set_config('enable_hashagg', 'off', true);
+	PERFORM pg_catalog.set_config('enable_mergejoin', 'off', true);
 	EXECUTE format('SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text) FROM (%s) g', near_dupe_query(source, key_column, 'sig', t, true)) INTO by_sql;
-	RETURN QUERY SELECT source, t, count(*), count(*) FILTER (WHERE a IS DISTINCT FROM b)
+	RESET minhash.group_memory;
+	RESET enable_hashagg;
+	RESET enable_mergejoin;
+	RETURN QUERY SELECT source, t, count(*), engine_refusal, count(*) FILTER (WHERE a IS DISTINCT FROM b)
 	  FROM unnest(engine, by_sql) u(a, b);
 END $$;
 SET minhash.threshold = 0.65;

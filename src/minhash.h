@@ -10,6 +10,7 @@
 #include "fmgr.h"
 #include "access/tupdesc.h"
 #include "lib/stringinfo.h"
+#include "storage/itemptr.h"
 
 #include "minhash_core.h"
 
@@ -62,6 +63,9 @@ extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
 struct Tuplestorestate;
 extern int	minhash_interrupt_pending(void *arg);
 extern struct Tuplestorestate *minhash_materialize_result(FunctionCallInfo fcinfo, TupleDesc *tupdesc);
+extern const char *minhash_text_utf8(text *doc, size_t *length);
+extern void minhash_sort_int32(int32 *values, size_t count);
+extern uint64 minhash_tid_number(ItemPointer tid);
 
 /* minhash_fetch.c */
 extern text *minhash_fetch_text(Datum datum);

@@ -25,27 +25,6 @@
 /* Elements of a set added between two interrupt checks. */
 #define FEED_PIECE_ELEMENTS 65536
 
-/*
- * The document as UTF-8.  The tokenizer reads UTF-8 whatever the database
- * encoding, so the same text gives the same signature everywhere.
- */
-static const char *
-document_utf8(text *doc, size_t *length)
-{
-	const char *data = VARDATA_ANY(doc);
-	int			bytes = VARSIZE_ANY_EXHDR(doc);
-	const char *converted;
-
-	if (GetDatabaseEncoding() == PG_UTF8 || bytes == 0)
-	{
-		*length = (size_t) bytes;
-		return data;
-	}
-	converted = (const char *) pg_server_to_any(data, bytes, PG_UTF8);
-	*length = converted == data ? (size_t) bytes : strlen(converted);
-	return converted;
-}
-
 static MhParams
 make_params(MhKind kind, int32 num_perm, int32 shingle_size, int32 seed)
 {
@@ -128,7 +107,7 @@ signature_of_text(text *doc, MhKind kind, int32 num_perm, int32 shingle_size, in
 {
 	MhParams	params = make_params(kind, num_perm, shingle_size, seed);
 	size_t		length;
-	const char *data = document_utf8(doc, &length);
+	const char *data = minhash_text_utf8(doc, &length);
 	void	   *builder = builder_create(&params, max_shingles(kind, length));
 
 	feed_document(builder, data, length);
@@ -200,7 +179,7 @@ minhash_set(PG_FUNCTION_ARGS)
 		if (i % FEED_PIECE_ELEMENTS == 0)
 			CHECK_FOR_INTERRUPTS();
 		element = DatumGetTextPP(datums[i]);
-		data = document_utf8(element, &length);
+		data = minhash_text_utf8(element, &length);
 		status = mh_builder_add_element(builder, data, length);
 		if (status != MH_OK)
 			minhash_report_core_failure(status, "add set element");
@@ -230,7 +209,7 @@ minhash_shingle_hashes(PG_FUNCTION_ARGS)
 	text	   *doc = minhash_fetch_text(PG_GETARG_DATUM(0));
 	MhParams	params = make_params(MH_KIND_WORDS, 1, PG_GETARG_INT32(1), PG_GETARG_INT32(2));
 	size_t		length;
-	const char *data = document_utf8(doc, &length);
+	const char *data = minhash_text_utf8(doc, &length);
 	uint64		capacity = max_shingles(MH_KIND_WORDS, length);
 	uint64	   *hashes = palloc_extended(sizeof(uint64) * capacity, MCXT_ALLOC_HUGE);
 	void	   *builder = builder_create(&params, capacity);
@@ -266,7 +245,7 @@ minhash_tokens(PG_FUNCTION_ARGS)
 {
 	text	   *doc = minhash_fetch_text(PG_GETARG_DATUM(0));
 	size_t		length;
-	const char *data = document_utf8(doc, &length);
+	const char *data = minhash_text_utf8(doc, &length);
 	size_t		capacity = mh_tokens_capacity(length);
 	char	   *words = palloc_extended(capacity, MCXT_ALLOC_HUGE);
 	size_t		words_length = 0;

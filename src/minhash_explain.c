@@ -39,25 +39,6 @@ typedef struct ExplainText
 	MhWords		words;
 } ExplainText;
 
-/* The text as UTF-8, which the tokenizer reads (as in minhash_build.c). */
-static void
-text_utf8(text *doc, ExplainText *out)
-{
-	const char *data = VARDATA_ANY(doc);
-	int			bytes = VARSIZE_ANY_EXHDR(doc);
-	const char *converted;
-
-	if (GetDatabaseEncoding() == PG_UTF8 || bytes == 0)
-	{
-		out->data = data;
-		out->length = (size_t) bytes;
-		return;
-	}
-	converted = (const char *) pg_server_to_any(data, bytes, PG_UTF8);
-	out->data = converted;
-	out->length = converted == data ? (size_t) bytes : strlen(converted);
-}
-
 /* Room for at least `needed` words (the arrays grow by doubling). */
 static void
 words_reserve(MhWords *words, uint64 needed)
@@ -94,7 +75,7 @@ explain_text(text *doc, ExplainText *out)
 	size_t		position = 0;
 
 	memset(out, 0, sizeof(*out));
-	text_utf8(doc, out);
+	out->data = minhash_text_utf8(doc, &out->length);
 	words_reserve(&out->words, Min((uint64) out->length / 6 + 16, mh_words_capacity(out->length)));
 	while (position < out->length)
 	{

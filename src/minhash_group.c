@@ -4,12 +4,13 @@
  *	  (near_dupe_query(..., groups => true)): a window function over
  *	  verified near-duplicate pairs, read in pivot-rank order.
  *
- * near_dupe_groups() itself runs the walk in memory (mh_group_greedy); the
- * SQL form gives the same rows, works within work_mem, and checks the
- * engine in sql/group.sql.  Both rank rows by (distinct shingles
- * descending, key ascending) and walk them in that order: a row not yet taken becomes a
- * pivot and takes every row not yet taken whose resemblance to it reaches
- * the threshold.  Only rows that have a near-duplicate can be taken, so the
+ * near_dupe_groups() runs the walk in memory (mh_group_greedy) and refuses
+ * a table that needs more than minhash.group_memory; this SQL form is the
+ * path for such a table, and gives the same rows (sql/group.sql checks it
+ * exactly where the engine refuses).  The walk is the engine's
+ * (src/core/grouping.cpp): rows ranked by distinct shingles descending,
+ * then key, then ctid; a row not yet taken becomes a pivot and takes every
+ * row not yet taken whose resemblance to it reaches the threshold.  Only rows that have a near-duplicate can be taken, so the
  * walk only needs the verified pairs, each directed from its better-ranked
  * row ("better") to the other ("worse"), sorted by the better row's rank.
  * When the walk reaches a better row, every row ranked above it has been
@@ -29,6 +30,8 @@
 #include "utils/memutils.h"
 #include "windowapi.h"
 
+#include "minhash.h"
+
 /* The walk's state, kept in the window partition's local memory. */
 typedef struct GreedyWalk
 {
@@ -37,16 +40,6 @@ typedef struct GreedyWalk
 	bool		have_better;
 	bool		better_is_pivot;
 } GreedyWalk;
-
-/* A row address (heap TID) as one hash key. */
-static uint64
-row_address(Datum tid)
-{
-	ItemPointer pointer = (ItemPointer) DatumGetPointer(tid);
-
-	return ((uint64) ItemPointerGetBlockNumberNoCheck(pointer) << 16) |
-		ItemPointerGetOffsetNumberNoCheck(pointer);
-}
 
 /* The set of taken rows, created on the first call in a partition. */
 static HTAB *
@@ -89,8 +82,8 @@ minhash_near_dupe_group_walk(PG_FUNCTION_ARGS)
 	worse_datum = WinGetFuncArgCurrent(winobj, 1, &worse_null);
 	if (better_null || worse_null)
 		PG_RETURN_BOOL(false);
-	better = row_address(better_datum);
-	worse = row_address(worse_datum);
+	better = minhash_tid_number((ItemPointer) DatumGetPointer(better_datum));
+	worse = minhash_tid_number((ItemPointer) DatumGetPointer(worse_datum));
 	if (better == worse)
 		PG_RETURN_BOOL(false);
 

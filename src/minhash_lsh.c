@@ -62,7 +62,7 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 	int32		rows = PG_GETARG_INT32(2);
 	int32		min_bands = PG_GETARG_INT32(3);
 
-	if (isnan(similarity) || similarity < 0.0 || similarity > 1.0)
+	if (mh_check_threshold(similarity) != MH_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("similarity must be between 0 and 1"),

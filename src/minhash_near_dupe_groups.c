@@ -13,9 +13,11 @@
  * nothing is written to disk before the result.
  *
  * Memory: the signatures (4 * num_perm bytes a row), the keys, and the
- * engine's band buckets (mh_group_greedy), all freed at the end.  The same
- * grouping as one SQL statement, which works within work_mem and spills to
- * disk, is near_dupe_query(..., groups => true).
+ * engine's band buckets (mh_group_greedy), all freed at the end; a table
+ * that needs more than minhash.group_memory is refused before it is read.
+ * For such a table the path is the same grouping as one SQL statement,
+ * near_dupe_query(..., groups => true), whose sorts spill to disk
+ * (sql/group.sql checks it gives these rows exactly where this refuses).
  */
 #include "postgres.h"
 
@@ -43,7 +45,7 @@ typedef struct GroupRows
 {
 	uint32		count;
 	uint32		capacity;
-	uint64	   *tids;			/* block << 16 | offset: ctid order */
+	uint64	   *tids;			/* minhash_tid_number: ctid order */
 	Datum	   *keys;
 	bool	   *key_nulls;
 	text	  **key_texts;		/* key::text, NULL for a null key */
@@ -158,8 +160,7 @@ keep_row(GroupRows *rows, HeapTuple tuple, TupleDesc desc, Form_pg_attribute key
 	if (i >= rows->capacity)
 		elog(ERROR, "more rows than near_dupe_check counted (%u)", rows->capacity);
 	tid = (ItemPointer) DatumGetPointer(heap_getattr(tuple, 1, desc, &isnull));
-	rows->tids[i] = ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
-		ItemPointerGetOffsetNumberNoCheck(tid);
+	rows->tids[i] = minhash_tid_number(tid);
 
 	datum = heap_getattr(tuple, 2, desc, &rows->key_nulls[i]);
 	rows->keys[i] = rows->key_nulls[i] ? (Datum) 0 :
@@ -427,7 +428,7 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 						(unsigned long long) (needed / 1024), minhash_group_memory),
 				 errdetail("%lld rows, %lld of them with a signature of %d values, at threshold %g.",
 						   (long long) row_count, (long long) signed_rows, num_perm, threshold),
-				 errhint("Raise minhash.group_memory, or run near_dupe_query(..., groups => true), which gives the same groups within work_mem.")));
+				 errhint("Raise minhash.group_memory, or run the query that near_dupe_query(..., groups => true) returns, with enable_hashagg and enable_mergejoin off: it gives the same groups without holding the signatures in memory.")));
 }
 
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);

@@ -12,8 +12,6 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "fmgr.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
@@ -32,6 +30,7 @@ typedef struct MinHashQuery
 
 #define QUERY_SIGNATURE(q) ((MinHash *) (q)->signature)
 
+/* A minhash_query of a signature and a threshold its caller has checked. */
 static MinHashQuery *
 make_query(const MinHash *sig, double threshold)
 {
@@ -39,7 +38,7 @@ make_query(const MinHash *sig, double threshold)
 	MinHashQuery *query = (MinHashQuery *) palloc0(size);
 
 	SET_VARSIZE(query, size);
-	query->threshold = minhash_check_threshold(threshold);
+	query->threshold = threshold;
 	memcpy(query->signature, sig, VARSIZE(sig));
 	return query;
 }
@@ -59,7 +58,7 @@ PG_FUNCTION_INFO_V1(minhash_query_make);
 Datum
 minhash_query_make(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(make_query(PG_GETARG_MINHASH_P(0), PG_GETARG_FLOAT8(1)));
+	PG_RETURN_POINTER(make_query(PG_GETARG_MINHASH_P(0), minhash_check_threshold(PG_GETARG_FLOAT8(1))));
 }
 
 PG_FUNCTION_INFO_V1(minhash_query_in);
@@ -79,13 +78,13 @@ minhash_query_in(PG_FUNCTION_ARGS)
 				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
 				 errdetail("A minhash_query literal is a threshold, a colon and a minhash literal.")));
 	number = pnstrdup(literal, colon - literal);
-	errno = 0;
 	threshold = strtod(number, &end);
-	if (*end != '\0' || errno != 0 || isnan(threshold) || threshold < 0.0 || threshold > 1.0)
+	if (end == number || *end != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
-				 errdetail("The threshold must be a number between 0 and 1.")));
+				 errdetail("The threshold must be a number.")));
+	minhash_check_threshold(threshold);
 	sig = DirectFunctionCall3(minhash_in, CStringGetDatum(colon + 1),
 							  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 	PG_RETURN_POINTER(make_query((MinHash *) DatumGetPointer(sig), threshold));
@@ -115,12 +114,7 @@ minhash_query_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid binary value for type %s", "minhash_query"),
 				 errdetail("The value is shorter than its threshold.")));
-	threshold = pq_getmsgfloat8(buf);
-	if (isnan(threshold) || threshold < 0.0 || threshold > 1.0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary value for type %s", "minhash_query"),
-				 errdetail("The threshold must be a number between 0 and 1.")));
+	threshold = minhash_check_threshold(pq_getmsgfloat8(buf));
 	/* The rest is a minhash's binary form, checked by its own receive. */
 	sig = DirectFunctionCall3(minhash_recv, PointerGetDatum(buf),
 							  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));

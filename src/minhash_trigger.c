@@ -23,8 +23,6 @@
  */
 #include "postgres.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 
 #include "access/htup_details.h"
@@ -152,26 +150,36 @@ primary_key_column(Relation rel)
 	return attnum;
 }
 
+/* Which trigger's threshold minhash_check_threshold refused. */
+static void
+threshold_context(void *trigger_name)
+{
+	errcontext("threshold argument of trigger \"%s\"", (const char *) trigger_name);
+}
+
 /*
- * The threshold, parsed here rather than pasted into the query: a number in
- * [0, 1], nothing before or after it but spaces.
+ * The threshold, parsed here rather than pasted into the query: a number,
+ * nothing before or after it but spaces, in [0, 1] (minhash_check_threshold).
  */
 static double
 parse_threshold(const char *text, const char *trigger_name)
 {
+	ErrorContextCallback context = {error_context_stack, threshold_context, (void *) trigger_name};
 	char	   *end;
 	double		value;
 
-	errno = 0;
 	value = strtod(text, &end);
 	while (*end == ' ')
 		end++;
-	if (end == text || *end != '\0' || errno != 0 || isnan(value) || value < 0.0 || value > 1.0)
+	if (end == text || *end != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid resemblance threshold for trigger \"%s\": \"%s\"",
 						trigger_name, text),
-				 errdetail("The threshold must be a number between 0 and 1.")));
+				 errdetail("The threshold must be a number.")));
+	error_context_stack = &context;
+	minhash_check_threshold(value);
+	error_context_stack = context.previous;
 	return value;
 }
 
@@ -403,15 +411,6 @@ most_similar_key(TriggerData *trigdata, const FlagConfig *config, Oid extension_
 	return result;
 }
 
-static int
-compare_int32(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The 'lock' mode: before the lookup, take a transaction-level advisory lock
  * on each band of the new signature, so that a concurrent transaction
@@ -450,7 +449,7 @@ lock_near_duplicates(Relation rel, Datum sig_datum, double threshold)
 			keys[i] = (int32) (uint32) (band_keys[i] ^ (band_keys[i] >> 32));
 		pfree(band_keys);
 	}
-	qsort(keys, nkeys, sizeof(int32), compare_int32);
+	minhash_sort_int32(keys, nkeys);
 	for (i = 0; i < nkeys; i++)
 		if (i == 0 || keys[i] != keys[i - 1])
 			DirectFunctionCall2(pg_advisory_xact_lock_int4,

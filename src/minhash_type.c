@@ -5,12 +5,11 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 
 #include "minhash.h"
 
@@ -173,15 +172,20 @@ minhash_report_core_failure(MhStatus status, const char *action)
 	elog(ERROR, "could not %s: minhash engine status %d", action, (int) status);
 }
 
-/* A resemblance threshold must be a number in [0, 1]. */
+/*
+ * The one check of a resemblance threshold for every C entry point (the
+ * functions that take one, minhash_query's input, the trigger's argument):
+ * a number in [0, 1] (mh_check_threshold).  near_dupe_check raises the same
+ * error in SQL; the value is printed as float8out prints it, as there.
+ */
 double
 minhash_check_threshold(double threshold)
 {
-	if (isnan(threshold) || threshold < 0.0 || threshold > 1.0)
+	if (mh_check_threshold(threshold) != MH_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("resemblance threshold must be between 0 and 1"),
-				 errdetail("The value given was %g.", threshold)));
+				 errdetail("The value given was %s.", float8out_internal(threshold))));
 	return threshold;
 }
 

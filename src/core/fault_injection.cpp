@@ -38,6 +38,7 @@ constexpr Boundary kBoundaries[] = {
     {"mh_chunk_match", nullptr},
     {"mh_group_greedy", nullptr},
     {"mh_check_params", "compares fields"},
+    {"mh_check_threshold", "compares a number"},
     {"mh_group_memory", "arithmetic"},
     {"mh_large_alloc", "mmap, or operator new (nothrow)"},
     {"mh_large_free", "munmap, or operator delete"},

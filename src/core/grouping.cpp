@@ -190,7 +190,7 @@ MhStatus mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 {
 	return minhash::guarded([&]() -> MhStatus {
 		MH_INJECTION_POINT("mh_group_greedy");
-		if (!(threshold >= 0.0 && threshold <= 1.0)) return MH_ERR_THRESHOLD_RANGE;
+		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
 		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
 			return MH_ERR_NUM_PERM_RANGE;
 		if (count == kNone) return MH_ERR_TOO_LARGE;
@@ -206,7 +206,7 @@ void mh_large_free(void *memory, size_t bytes) noexcept { minhash::free_large(me
 
 uint64_t mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) noexcept
 {
-	if (!(threshold >= 0.0 && threshold <= 1.0) || num_perm < MH_MIN_NUM_PERM ||
+	if (mh_check_threshold(threshold) != MH_OK || num_perm < MH_MIN_NUM_PERM ||
 	    num_perm > MH_MAX_NUM_PERM)
 		return 0;
 	MhPigeonholeLayout layout;

@@ -10,7 +10,7 @@
 namespace
 {
 
-bool valid_threshold(double threshold) { return threshold >= 0.0 && threshold <= 1.0; }
+bool valid_threshold(double threshold) { return mh_check_threshold(threshold) == MH_OK; }
 
 // Simpson's rule over [from, to] with an even number of intervals.
 template <typename F>

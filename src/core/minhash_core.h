@@ -99,6 +99,12 @@ typedef enum MhStatus
 /* Parameter validation shared by every constructor and by parsing. */
 MhStatus	mh_check_params(const MhParams *params) MH_NOEXCEPT;
 
+/*
+ * The one test of a resemblance threshold: a number in [0, 1], not NaN.
+ * MH_ERR_THRESHOLD_RANGE otherwise.
+ */
+MhStatus	mh_check_threshold(double threshold) MH_NOEXCEPT;
+
 /* --- building a signature ------------------------------------------------ */
 
 /*

@@ -24,6 +24,11 @@ extern "C"
 		}
 	}
 
+	MhStatus mh_check_threshold(double threshold) noexcept
+	{
+		return threshold >= 0.0 && threshold <= 1.0 ? MH_OK : MH_ERR_THRESHOLD_RANGE;
+	}
+
 	MhStatus mh_params_match(const MhParams *a, const MhParams *b) noexcept
 	{
 		return a->num_perm == b->num_perm && a->kind == b->kind &&

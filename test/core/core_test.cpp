@@ -2378,6 +2378,12 @@ void test_params_and_api()
 		}
 	}
 	CHECK_EQ(mh_check_params(nullptr), MH_ERR_INTERNAL, "mh_check_params(NULL)");
+	// The one threshold test: [0, 1], NaN and infinities refused.
+	for (double t : {0.0, 1e-300, 0.5, 1.0})
+		CHECK_EQ(mh_check_threshold(t), MH_OK, "mh_check_threshold " + std::to_string(t));
+	for (double t : {-0.0001, 1.0000001, std::nan(""), double(INFINITY), -double(INFINITY)})
+		CHECK_EQ(mh_check_threshold(t), MH_ERR_THRESHOLD_RANGE,
+		         "mh_check_threshold refuses " + std::to_string(t));
 	CHECK_EQ(mh_builder_size(nullptr, 10), size_t(0), "mh_builder_size(NULL)");
 
 	// Sizes grow with n and with max_elements (up to the counter's cap).
