@@ -79,7 +79,12 @@ run_major() {
         trap 'exit 130' INT TERM HUP
         cluster_start
         cd "$scratch"
-        make installcheck PG_CONFIG="$pg_config" >"$scratch/installcheck.log" 2>&1
+        # make installcheck, in its two halves so that a regress failure
+        # does not hide the isolation result.
+        rc=0
+        make installcheck PG_CONFIG="$pg_config" ISOLATION= >"$scratch/installcheck.log" 2>&1 || rc=1
+        make installcheck PG_CONFIG="$pg_config" REGRESS= >>"$scratch/installcheck.log" 2>&1 || rc=1
+        exit $rc
     ) || rc=$?
     local t_check=$((SECONDS - t))
     # pg_regress prints "ok"/"FAILED" per test (13: "... ok", 18: "ok 1 - ...").
