@@ -73,7 +73,7 @@ run_major() {
     local rc=0
     (
         export PG_CONFIG="$pg_config" MINHASH_PGPORT="$PORT"
-        # shellcheck source=../lib/common.sh
+        # shellcheck source=test/lib/common.sh
         source "$scratch/test/lib/common.sh"
         trap cluster_stop EXIT
         trap 'exit 130' INT TERM HUP
