@@ -7,6 +7,8 @@
 
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "fmgr.h"
 #include "access/tupdesc.h"
 #include "lib/stringinfo.h"
@@ -55,7 +57,7 @@ extern void minhash_get_summary(const MinHash *sig, MhSummary *summary);
 extern void minhash_describe_params(StringInfo buf, const MhParams *params);
 extern void minhash_report_params_error(MhStatus status, int32 num_perm, int32 shingle_size);
 extern void minhash_report_mismatch(const MhParams *a, const MhParams *b);
-extern void minhash_report_core_failure(MhStatus status, const char *action) pg_attribute_noreturn();
+pg_noreturn extern void minhash_report_core_failure(MhStatus status, const char *action);
 extern double minhash_check_threshold(double threshold);
 extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
 

@@ -33,9 +33,5 @@ _PG_init(void)
 							1024 * 1024, 64, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("minhash");
-#else
-	EmitWarningsOnPlaceholders("minhash");
-#endif
 }

@@ -126,7 +126,7 @@ column_attr(Relation rel, AttrNumber attnum)
 static AttrNumber
 primary_key_column(Relation rel)
 {
-	Oid			index_oid = RelationGetPrimaryKeyIndex(rel);
+	Oid			index_oid = RelationGetPrimaryKeyIndex(rel, false);
 	HeapTuple	index_tuple;
 	Form_pg_index index;
 	AttrNumber	attnum = InvalidAttrNumber;

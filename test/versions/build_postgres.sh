@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Build one PostgreSQL major from Debian's source package into a cache outside
+# the clone, for test/versions/matrix.sh. Idempotent: a finished build leaves a
+# stamp file and a second run only prints the pg_config path.
+#
+#   bash test/versions/build_postgres.sh MAJOR      # 13 or 18
+#
+# Prints the path of the built pg_config on its last line of stdout (progress
+# goes to stderr, the build's output to a log in the cache).
+#
+# What it does (as root, the first time):
+#   - adds a deb-src entry for the Debian suite that carries postgresql-MAJOR in
+#     its own file /etc/apt/sources.list.d/minhash-pg-src-SUITE.sources (only
+#     source lines, so binary installs are unaffected), apt-get update;
+#   - installs the build tools it lacks (bison, flex, dpkg-dev for apt-get source);
+#   - apt-get source --download-only postgresql-MAJOR, unpacks the upstream
+#     (orig) tarball only -- no Debian patches, a plain upstream layout;
+#   - configure --prefix=CACHE/MAJOR --without-icu --without-readline
+#     --without-zlib, make -j2, make install, plus contrib pg_trgm and
+#     postgres_fdw and the isolation tester (pg_isolation_regress for PGXS).
+# It never touches Debian's own /usr/lib/postgresql or /usr/share/postgresql.
+#
+# Environment: MINHASH_PG_CACHE (default /var/cache/minhash-pg),
+# MINHASH_PG_JOBS (make -j, default 2).
+set -euo pipefail
+
+MAJOR="${1:-}"
+CACHE="${MINHASH_PG_CACHE:-/var/cache/minhash-pg}"
+JOBS="${MINHASH_PG_JOBS:-2}"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# The Debian suite whose archive carries the source package of each major.
+case "$MAJOR" in
+    13) SUITE=bullseye ;;
+    18) SUITE=sid ;;
+    *)  die "usage: $0 MAJOR (13 or 18; 15 is Debian 12's own)" ;;
+esac
+
+PREFIX="$CACHE/$MAJOR"
+STAMP="$PREFIX/.minhash-build-done"
+PG_CONFIG_PATH="$PREFIX/bin/pg_config"
+# What a finished build has (the stamp is written last).
+complete() {
+    [[ -f "$STAMP" && -x "$PG_CONFIG_PATH" ]] &&
+        [[ -x "$(dirname "$("$PG_CONFIG_PATH" --pgxs)")/../test/isolation/pg_isolation_regress" ]] &&
+        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/pg_trgm.control" ]] &&
+        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/postgres_fdw.control" ]]
+}
+
+if complete; then
+    say "PostgreSQL $MAJOR: cached ($("$PG_CONFIG_PATH" --version))"
+    echo "$PG_CONFIG_PATH"
+    exit 0
+fi
+
+[[ $EUID -eq 0 ]] || die "the first build of PostgreSQL $MAJOR needs root (apt-get, $CACHE)"
+case "$PREFIX" in
+    /usr/lib/postgresql*|/usr/share/postgresql*|/usr|/usr/*) die "refusing to install into $PREFIX" ;;
+esac
+
+SRC_ROOT="$CACHE/src/$MAJOR"
+LOG="$CACHE/build-$MAJOR.log"
+mkdir -p "$SRC_ROOT"
+: >"$LOG"
+START=$SECONDS
+
+# --- source package -------------------------------------------------------
+LIST=/etc/apt/sources.list.d/minhash-pg-src-$SUITE.sources
+if [[ ! -f "$LIST" ]]; then
+    say "adding deb-src for $SUITE ($LIST)"
+    cat >"$LIST" <<SRC
+# Added by minhash test/versions/build_postgres.sh: source packages only
+# (postgresql-$MAJOR), to build PostgreSQL $MAJOR into $CACHE.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $SUITE
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    NEED_UPDATE=1
+fi
+export DEBIAN_FRONTEND=noninteractive
+missing=()
+for p in bison flex dpkg-dev build-essential; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [[ -n "${NEED_UPDATE:-}" ]] || ((${#missing[@]})); then
+    say "apt-get update"
+    apt-get update -q >>"$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "apt-get update failed (log: $LOG)"; }
+fi
+if ((${#missing[@]})); then
+    say "installing ${missing[*]}"
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$LOG" 2>&1 ||
+        { tail -20 "$LOG" >&2; die "apt-get install failed (log: $LOG)"; }
+fi
+
+shopt -s nullglob
+orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
+if ((${#orig[@]} == 0)); then
+    say "downloading the source package postgresql-$MAJOR ($SUITE)"
+    (cd "$SRC_ROOT" && apt-get source --download-only -q "postgresql-$MAJOR") >>"$LOG" 2>&1 ||
+        { tail -20 "$LOG" >&2; die "apt-get source failed (log: $LOG)"; }
+    orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
+fi
+((${#orig[@]} == 1)) || die "expected one orig tarball in $SRC_ROOT, found ${#orig[@]}"
+
+# --- build (always from a fresh tree: a half-finished earlier run is discarded)
+BUILD="$SRC_ROOT/build"
+rm -rf "$BUILD" "$PREFIX"
+mkdir -p "$BUILD"
+say "unpacking $(basename "${orig[0]}")"
+tar -xf "${orig[0]}" -C "$BUILD" --strip-components=1
+
+say "configure, make -j$JOBS (log: $LOG)"
+(
+    cd "$BUILD"
+    ./configure --prefix="$PREFIX" --without-icu --without-readline --without-zlib
+    make -j"$JOBS"
+    make install
+    make -C contrib/pg_trgm -j"$JOBS" install
+    make -C contrib/postgres_fdw -j"$JOBS" install
+    # pg_isolation_regress + isolationtester where PGXS's installcheck looks
+    # (pgxsdir/src/test/isolation).  Before 14 their install target builds
+    # but does not install them: copy them, as Debian's packaging does.
+    make -C src/test/isolation -j"$JOBS" install
+    iso_dir="$(dirname "$("$PREFIX/bin/pg_config" --pgxs)")/../test/isolation"
+    if [[ ! -x "$iso_dir/pg_isolation_regress" ]]; then
+        mkdir -p "$iso_dir"
+        install -m 755 src/test/isolation/pg_isolation_regress src/test/isolation/isolationtester "$iso_dir/"
+    fi
+) >>"$LOG" 2>&1 || { tail -30 "$LOG" >&2; die "build of PostgreSQL $MAJOR failed (log: $LOG)"; }
+
+# PostgreSQL refuses to run as root: the postgres user must read the prefix.
+chmod -R a+rX "$PREFIX"
+rm -rf "$BUILD"
+date -u +%FT%TZ >"$STAMP"
+complete || die "PostgreSQL $MAJOR: the install in $PREFIX lacks a part (log: $LOG)"
+say "PostgreSQL $MAJOR built in $((SECONDS - START)) s: $("$PG_CONFIG_PATH" --version)"
+echo "$PG_CONFIG_PATH"
