@@ -71,7 +71,7 @@ typedef struct MinHashGinOptions
 #define THRESHOLD_NOT_GIVEN			(-1.0)
 #define KEY_BITS_NOT_GIVEN			0
 
-static void report_unknown_layout(int layout, bool creating) pg_attribute_noreturn();
+pg_noreturn static void report_unknown_layout(int layout, bool creating);
 
 /*
  * Refuse an index whose layout this library cannot read or build: its keys
