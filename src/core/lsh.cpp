@@ -109,15 +109,19 @@ double mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
 }
 
 MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
-                       uint32_t *bands, uint32_t *rows, double *false_positive,
-                       double *false_negative) noexcept
+                       MhInterruptPoll poll, void *poll_arg, uint32_t *bands, uint32_t *rows,
+                       double *false_positive, double *false_negative) noexcept
 {
 	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
 	double best = INFINITY;
+	uint32_t layouts = 0;
 	for (uint32_t b = 1; b <= num_perm; b++)
 		for (uint32_t r = 1; static_cast<uint64_t>(b) * r <= num_perm; r++)
 		{
+			// The poll is a C function: it cannot throw.
+			if (++layouts % 256 == 0 && poll != nullptr && poll(poll_arg) != 0)
+				return MH_ERR_INTERRUPTED;
 			const double fp = integrate([&](double s) { return mh_lsh_probability(s, b, r); },
 			                            0.0, threshold);
 			const double fn = integrate(

@@ -2561,7 +2561,7 @@ void test_lsh()
 	CHECK(std::fabs(mh_lsh_probability(0.8, 20, 5) - 0.99964) < 0.00001, "P(0.8) = 0.99964");
 
 	double fp = 0, fn = 0;
-	CHECK_EQ(mh_lsh_params(0.8, 128, 0.5, 0.5, &bands, &rows, &fp, &fn), MH_OK, "lsh_params");
+	CHECK_EQ(mh_lsh_params(0.8, 128, 0.5, 0.5, nullptr, nullptr, &bands, &rows, &fp, &fn), MH_OK, "lsh_params");
 	CHECK(bands * rows <= 128 && fp < 0.05 && fn < 0.05,
 	      "lsh_params fits and errs little: " + std::to_string(bands) + "x" + std::to_string(rows));
 }
