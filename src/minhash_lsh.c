@@ -159,7 +159,7 @@ minhash_lsh_params(PG_FUNCTION_ARGS)
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
 	if (status != MH_OK)
-		elog(ERROR, "could not choose LSH parameters");
+		minhash_report_core_failure(status, "choose LSH parameters");
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	values[0] = Int32GetDatum((int32) bands);

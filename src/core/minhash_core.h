@@ -231,8 +231,8 @@ double		mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
  * The layout minimizing fp_weight * (false positives) + fn_weight * (false
  * negatives), each the integral of the miss probability on its side of the
  * threshold (datasketch's method), over every bands * rows <= num_perm
- * (some 78,000 layouts at 8,192, most of a second).  Polls every 256
- * layouts (poll may be NULL); MH_ERR_INTERRUPTED when it says stop.
+ * (some 78,000 layouts at 8,192, most of a second); polls as it goes (poll
+ * may be NULL).
  */
 MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
 						  MhInterruptPoll poll, void *poll_arg, uint32_t *bands, uint32_t *rows,
