@@ -22,6 +22,7 @@ CORE_OBJS = \
 	src/core/tokens.o \
 	src/core/chunk_match.o \
 	src/core/exact_resemblance.o \
+	src/core/sort.o \
 	src/core/explain_words.o \
 	src/core/interval.o \
 	src/core/grouping.o \

@@ -187,16 +187,6 @@ minhash_set(PG_FUNCTION_ARGS)
 	PG_RETURN_MINHASH_P(builder_finish(builder, &params));
 }
 
-/* Order for qsort: shingle hashes as bigint. */
-static int
-compare_hashes(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return x < y ? -1 : (x > y ? 1 : 0);
-}
-
 PG_FUNCTION_INFO_V1(minhash_shingle_hashes);
 /*
  * shingle_hashes(doc text, shingle_size int, seed int): the distinct 64-bit
@@ -211,7 +201,7 @@ minhash_shingle_hashes(PG_FUNCTION_ARGS)
 	size_t		length;
 	const char *data = minhash_text_utf8(doc, &length);
 	uint64		capacity = max_shingles(MH_KIND_WORDS, length);
-	uint64	   *hashes = palloc_extended(sizeof(uint64) * capacity, MCXT_ALLOC_HUGE);
+	int64	   *hashes = palloc_extended(sizeof(int64) * capacity, MCXT_ALLOC_HUGE);
 	void	   *builder = builder_create(&params, capacity);
 	MhSummary	summary;
 	uint32		unused_value;
@@ -220,7 +210,7 @@ minhash_shingle_hashes(PG_FUNCTION_ARGS)
 	Datum	   *datums;
 	MhStatus	status;
 
-	if (mh_builder_collect(builder, hashes, capacity) != MH_OK)
+	if (mh_builder_collect(builder, (uint64 *) hashes, capacity) != MH_OK)
 		elog(ERROR, "could not collect shingle hashes");
 	feed_document(builder, data, length);
 	status = mh_builder_finish(builder, &summary, &unused_value);
@@ -229,11 +219,19 @@ minhash_shingle_hashes(PG_FUNCTION_ARGS)
 	count = mh_builder_collected(builder);
 	pfree(builder);
 
-	qsort(hashes, count, sizeof(uint64), compare_hashes);
-	datums = palloc_extended(sizeof(Datum) * (count + 1), MCXT_ALLOC_HUGE);
-	for (uint64 i = 0; i < count; i++)
-		if (i == 0 || hashes[i] != hashes[i - 1])
-			datums[distinct++] = Int64GetDatum((int64) hashes[i]);
+	/* sorted by the engine, which polls for a cancel (qsort does not) */
+	status = mh_sort_distinct(hashes, count, minhash_cancel_pending, NULL, &distinct);
+	if (status == MH_ERR_INTERRUPTED)
+		minhash_end_interrupted();
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "sort shingle hashes");
+	datums = palloc_extended(sizeof(Datum) * (distinct + 1), MCXT_ALLOC_HUGE);
+	for (uint64 i = 0; i < distinct; i++)
+	{
+		if (i % FEED_PIECE_ELEMENTS == 0)
+			CHECK_FOR_INTERRUPTS();
+		datums[i] = Int64GetDatum(hashes[i]);
+	}
 	PG_RETURN_ARRAYTYPE_P(construct_array(datums, (int) distinct, INT8OID, 8,
 										  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
@@ -262,13 +260,17 @@ minhash_tokens(PG_FUNCTION_ARGS)
 		if (status != MH_OK)
 			minhash_report_core_failure(status, "tokenize document");
 	}
-	for (size_t at = 0; at < words_length;)
+	/* millions of words take seconds: check for interrupts as they go */
+	for (size_t at = 0, count = 0; at < words_length; count++)
 	{
-		size_t		word_length = strlen(words + at);
+		size_t		word_length;
+		char	   *word;
 
+		if (count % FEED_PIECE_ELEMENTS == 0)
+			CHECK_FOR_INTERRUPTS();
+		word_length = strlen(words + at);
 		/* back to the database encoding, which may fail for folded letters */
-		char	   *word = pg_any_to_server(words + at, (int) word_length, PG_UTF8);
-
+		word = pg_any_to_server(words + at, (int) word_length, PG_UTF8);
 		accumArrayResult(result, PointerGetDatum(cstring_to_text(word)),
 						 false, TEXTOID, CurrentMemoryContext);
 		at += word_length + 1;

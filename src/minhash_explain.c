@@ -7,8 +7,9 @@
  *
  * Both texts are tokenized by the core exactly as minhash() tokenizes them,
  * a piece at a time with an interrupt check in between; the core then works
- * on the word hashes and polls PostgreSQL's interrupt flags (without calling
- * PostgreSQL) so that a long comparison can be cancelled.
+ * on the word hashes and polls PostgreSQL's flags for a cancel (without
+ * calling PostgreSQL; minhash_glue_shared.c) so that a long comparison can be
+ * cancelled, and is not disturbed by interrupts that do not end the query.
  */
 #include "postgres.h"
 
@@ -161,28 +162,21 @@ parse_matching(text *matching)
 }
 
 /*
- * Match two texts' words; chunks (literal only) may be NULL.  When an
- * interrupt that does not end the query arrives, the core stops and we
- * start it over.
+ * Match two texts' words; chunks (literal only) may be NULL.  The core polls
+ * for a cancel (minhash_cancel_pending) and stops only for one.
  */
 static void
 match_texts(const ExplainText *a, const ExplainText *b, uint32 min_words, MhMatching matching,
 			MhChunkStats *stats, MhChunk *chunks)
 {
-	for (;;)
-	{
-		MhStatus	status = mh_chunk_match(a->words.hashes, a->words.count,
-											b->words.hashes, b->words.count,
-											min_words, matching, minhash_interrupt_pending, NULL,
-											stats, chunks);
+	MhStatus	status = mh_chunk_match(a->words.hashes, a->words.count,
+										b->words.hashes, b->words.count,
+										min_words, matching, minhash_cancel_pending, NULL,
+										stats, chunks);
 
-		if (status != MH_ERR_INTERRUPTED)
-		{
-			report_core_status(status);
-			return;
-		}
-		CHECK_FOR_INTERRUPTS();
-	}
+	if (status == MH_ERR_INTERRUPTED)
+		minhash_end_interrupted();
+	report_core_status(status);
 }
 
 /* Literal chunks of two texts; returns how many, in *chunks (palloc'd). */
@@ -221,6 +215,7 @@ minhash_shingle_resemblance(PG_FUNCTION_ARGS)
 	ExplainText a,
 				b;
 	double		resemblance = 0;
+	MhStatus	status;
 
 	memset(&params, 0, sizeof(params));
 	params.kind = MH_KIND_WORDS;
@@ -230,20 +225,12 @@ minhash_shingle_resemblance(PG_FUNCTION_ARGS)
 
 	explain_words_only(PG_GETARG_DATUM(0), &a);
 	explain_words_only(PG_GETARG_DATUM(1), &b);
-	for (;;)
-	{
-		MhStatus	status = mh_exact_resemblance(a.words.hashes, a.words.count,
-												  b.words.hashes, b.words.count,
-												  params.shingle_size, 0,
-												  minhash_interrupt_pending, NULL, &resemblance);
-
-		if (status != MH_ERR_INTERRUPTED)
-		{
-			report_core_status(status);
-			break;
-		}
-		CHECK_FOR_INTERRUPTS();
-	}
+	status = mh_exact_resemblance(a.words.hashes, a.words.count, b.words.hashes, b.words.count,
+								  params.shingle_size, 0, minhash_cancel_pending, NULL,
+								  &resemblance);
+	if (status == MH_ERR_INTERRUPTED)
+		minhash_end_interrupted();
+	report_core_status(status);
 	PG_RETURN_FLOAT8(resemblance);
 }
 

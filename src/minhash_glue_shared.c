@@ -1,27 +1,64 @@
 /*
  * minhash_glue_shared.c
  *	  What the glue of the engine's long computations (explaining a match,
- *	  grouping) shares: the interrupt poll, and a set-returning function's
- *	  result.
+ *	  grouping, sorting shingle hashes, choosing LSH parameters) shares: the
+ *	  interrupt poll, and a set-returning function's result.
  */
 #include "postgres.h"
 
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "utils/tuplestore.h"
 
 #include "minhash.h"
 
 /*
- * The core's interrupt poll: reads PostgreSQL's flags only (no call that
- * could longjmp through C++ frames).  The glue then calls
- * CHECK_FOR_INTERRUPTS() itself.
+ * The engine's interrupt poll (MhInterruptPoll): non-zero only when an
+ * interrupt is pending that ends the query once processed -- a cancel or
+ * statement_timeout, a termination, a lost client connection (and from
+ * PostgreSQL 17 transaction_timeout).  It reads PostgreSQL's flags and calls
+ * nothing, as it runs beneath the engine's C++ frames; the glue then calls
+ * minhash_end_interrupted() once the engine has returned.
+ *
+ * Any other interrupt (client_connection_check_interval's timer, a request
+ * to log memory contexts, a ProcSignalBarrier, a recovery conflict on
+ * PostgreSQL 17 and later, ...) does not stop the engine: processing it
+ * needs CHECK_FOR_INTERRUPTS(), which cannot run beneath C++ frames, and if
+ * the engine stopped for it, its work would be lost (it keeps no state
+ * between calls), and a timer that fires every interval would restart it
+ * forever.  Such an interrupt stays pending and is processed at the glue's
+ * next CHECK_FOR_INTERRUPTS() after the engine call, so it waits at most
+ * one engine call (seconds for the largest inputs): a connection lost
+ * meanwhile is noticed then, a DROP DATABASE waiting for the barrier waits
+ * that long.  A pending cancel is still seen within milliseconds.
  */
 int
-minhash_interrupt_pending(void *arg)
+minhash_cancel_pending(void *arg)
 {
-	return INTERRUPTS_PENDING_CONDITION() && INTERRUPTS_CAN_BE_PROCESSED();
+	if (!INTERRUPTS_PENDING_CONDITION() || !INTERRUPTS_CAN_BE_PROCESSED())
+		return 0;
+	if (QueryCancelPending || ProcDiePending || ClientConnectionLost)
+		return 1;
+#if PG_VERSION_NUM >= 170000
+	if (TransactionTimeoutPending && TransactionTimeout > 0)
+		return 1;
+#endif
+	return 0;
+}
+
+/*
+ * The engine stopped because minhash_cancel_pending() saw a cancel: process
+ * it, which raises the error (or ends the session).  If nothing ended the
+ * query (the engine stopped without a cause: a bug), say so; the work is
+ * not started over.
+ */
+void
+minhash_end_interrupted(void)
+{
+	CHECK_FOR_INTERRUPTS();
+	elog(ERROR, "minhash engine stopped for an interrupt, but no interrupt that ends the query was pending");
 }
 
 /*

@@ -139,6 +139,7 @@ minhash_lsh_params(PG_FUNCTION_ARGS)
 				rows;
 	double		false_positive,
 				false_negative;
+	MhStatus	status;
 	TupleDesc	tupdesc;
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, false};
@@ -155,9 +156,14 @@ minhash_lsh_params(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("false positive and false negative weights must not be negative, and not both zero")));
-	if (mh_lsh_params(threshold, (uint32) num_perm, fp_weight, fn_weight,
-					  &bands, &rows, &false_positive, &false_negative) != MH_OK)
-		elog(ERROR, "could not choose LSH parameters");
+	/* most of a second at 8,192: the search polls for a cancel */
+	status = mh_lsh_params(threshold, (uint32) num_perm, fp_weight, fn_weight,
+						   minhash_cancel_pending, NULL,
+						   &bands, &rows, &false_positive, &false_negative);
+	if (status == MH_ERR_INTERRUPTED)
+		minhash_end_interrupted();
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "choose LSH parameters");
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	values[0] = Int32GetDatum((int32) bands);

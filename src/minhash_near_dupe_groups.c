@@ -301,32 +301,26 @@ walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double th
 {
 	const uint32 **signatures = huge_array(sizeof(uint32 *), count);
 	uint8	   *empty = huge_array(sizeof(uint8), count);
+	MhStatus	status;
 
 	for (uint32 i = 0; i < count; i++)
 	{
 		signatures[i] = rows->values[ranked[i]];
 		empty[i] = rows->sizes[ranked[i]] == 0;
 	}
-	for (;;)
-	{
-		MhStatus	status = mh_group_greedy(signatures, empty, count, rows->params.num_perm,
-											 threshold, minhash_interrupt_pending, NULL,
-											 pivots, resemblance);
-
-		if (status == MH_OK)
-			break;
-		if (status == MH_ERR_OUT_OF_MEMORY)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory"),
-					 errdetail("Grouping %u signatures of %u values needs more memory than is available.",
-							   count, rows->params.num_perm),
-					 errhint("near_dupe_query(..., groups => true) gives the same groups as one SQL statement, which works within work_mem.")));
-		if (status != MH_ERR_INTERRUPTED)
-			minhash_report_core_failure(status, "group signatures");
-		/* An interrupt that does not end the query: start over. */
-		CHECK_FOR_INTERRUPTS();
-	}
+	status = mh_group_greedy(signatures, empty, count, rows->params.num_perm, threshold,
+							 minhash_cancel_pending, NULL, pivots, resemblance);
+	if (status == MH_ERR_INTERRUPTED)
+		minhash_end_interrupted();
+	if (status == MH_ERR_OUT_OF_MEMORY)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("Grouping %u signatures of %u values needs more memory than is available.",
+						   count, rows->params.num_perm),
+				 errhint("near_dupe_query(..., groups => true) gives the same groups as one SQL statement, which works within work_mem.")));
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "group signatures");
 	pfree(signatures);
 	pfree(empty);
 }

@@ -37,6 +37,7 @@ EXTRA_SUITES=(
     test/pg_upgrade.sh
     test/crash_recovery_short.sh
     test/cancel_short.sh
+    test/stress/interrupts.sh
     test/sharding.sh
     test/fault_injection.sh
     test/sqlsmith.sh

@@ -1,13 +1,14 @@
 // exact_resemblance.cpp
 //   The exact S_R that a signature estimates: |A ∩ B| / |A ∪ B| over the
-//   distinct shingle hashes of two documents.  Sorting is an LSD radix sort,
-//   one pass per call of the poll at most a few tens of milliseconds apart,
-//   so a comparison of two 50 MB texts can be cancelled.
+//   distinct shingle hashes of two documents.  Sorting is the engine's
+//   polling radix sort (sort.cpp), so a comparison of two 50 MB texts can be
+//   cancelled.
 #include <algorithm>
 #include <new>
 #include <vector>
 
 #include "explain_internal.hpp"
+#include "sort.hpp"
 
 namespace minhash
 {
@@ -33,29 +34,6 @@ std::vector<uint64_t> shingles_of(const uint64_t *words, uint64_t count, uint32_
 		poller.tick(size);
 	}
 	return out;
-}
-
-// Sort and drop repeats.
-void sort_distinct(std::vector<uint64_t> &v, Poller &poller)
-{
-	std::vector<uint64_t> scratch(v.size());
-	std::vector<uint64_t> counts(1 << 16);
-	for (int shift = 0; shift < 64; shift += 16)
-	{
-		std::fill(counts.begin(), counts.end(), 0);
-		for (uint64_t x : v) counts[(x >> shift) & 0xFFFF]++;
-		uint64_t total = 0;
-		for (uint64_t &c : counts)
-		{
-			const uint64_t here = c;
-			c = total;
-			total += here;
-		}
-		for (uint64_t x : v) scratch[counts[(x >> shift) & 0xFFFF]++] = x;
-		v.swap(scratch);
-		poller.tick(2 * v.size() + (1 << 16));
-	}
-	v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
 } // namespace
@@ -86,8 +64,8 @@ extern "C"
 				*resemblance = a.empty() && b.empty() ? 1.0 : 0.0;
 				return MH_OK;
 			}
-			sort_distinct(a, poller);
-			sort_distinct(b, poller);
+			a.resize(sort_distinct(a.data(), a.size(), false, poller));
+			b.resize(sort_distinct(b.data(), b.size(), false, poller));
 			uint64_t common = 0;
 			for (size_t i = 0, j = 0; i < a.size() && j < b.size();)
 			{

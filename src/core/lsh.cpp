@@ -4,17 +4,21 @@
 //   with probability 1 - (1 - s^r)^b for a pair of resemblance s.
 #include <cmath>
 
+#include "boundary.hpp"
 #include "lsh_internal.hpp"
 #include "minhash_core.h"
+#include "poller.hpp"
 
 namespace
 {
 
 bool valid_threshold(double threshold) { return mh_check_threshold(threshold) == MH_OK; }
 
+constexpr int kIntervals = 128;
+
 // Simpson's rule over [from, to] with an even number of intervals.
 template <typename F>
-double integrate(F f, double from, double to, int intervals = 128)
+double integrate(F f, double from, double to, int intervals = kIntervals)
 {
 	const double h = (to - from) / intervals;
 	double sum = f(from) + f(to);
@@ -111,32 +115,37 @@ double mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
 }
 
 MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
-                       uint32_t *bands, uint32_t *rows, double *false_positive,
-                       double *false_negative) noexcept
+                       MhInterruptPoll poll, void *poll_arg, uint32_t *bands, uint32_t *rows,
+                       double *false_positive, double *false_negative) noexcept
 {
-	if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
-	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
-	double best = INFINITY;
-	for (uint32_t b = 1; b <= num_perm; b++)
-		for (uint32_t r = 1; static_cast<uint64_t>(b) * r <= num_perm; r++)
-		{
-			const double fp = integrate([&](double s) { return mh_lsh_probability(s, b, r); },
-			                            0.0, threshold);
-			const double fn = integrate(
-			    [&](double s) { return 1.0 - mh_lsh_probability(s, b, r); }, threshold, 1.0);
-			const double error = fp_weight * fp + fn_weight * fn;
-			// The first layout is always taken, so that the outputs are set
-			// even if every error overflows.
-			if (error < best || (b == 1 && r == 1))
+	return minhash::guarded([&]() -> MhStatus {
+		MH_INJECTION_POINT("mh_lsh_params");
+		if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
+		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
+		minhash::Poller poller(poll, poll_arg);
+		double best = INFINITY;
+		for (uint32_t b = 1; b <= num_perm; b++)
+			for (uint32_t r = 1; static_cast<uint64_t>(b) * r <= num_perm; r++)
 			{
-				best = error;
-				*bands = b;
-				*rows = r;
-				*false_positive = fp;
-				*false_negative = fn;
+				poller.tick(2 * kIntervals); // the formula's evaluations
+				const double fp = integrate([&](double s) { return mh_lsh_probability(s, b, r); },
+				                            0.0, threshold);
+				const double fn = integrate(
+				    [&](double s) { return 1.0 - mh_lsh_probability(s, b, r); }, threshold, 1.0);
+				const double error = fp_weight * fp + fn_weight * fn;
+				// The first layout is always taken, so that the outputs are set
+				// even if every error overflows.
+				if (error < best || (b == 1 && r == 1))
+				{
+					best = error;
+					*bands = b;
+					*rows = r;
+					*false_positive = fp;
+					*false_negative = fn;
+				}
 			}
-		}
-	return MH_OK;
+		return MH_OK;
+	});
 }
 
 } // extern "C"

@@ -105,6 +105,17 @@ MhStatus	mh_check_params(const MhParams *params) MH_NOEXCEPT;
  */
 MhStatus	mh_check_threshold(double threshold) MH_NOEXCEPT;
 
+/*
+ * The poll of the long computations (grouping, explaining a match, sorting
+ * shingle hashes, choosing LSH parameters), called every few milliseconds;
+ * when it returns non-zero they stop and return MH_ERR_INTERRUPTED, their
+ * work lost.  So it answers yes only for what ends the call anyway (a
+ * cancel), and it must not longjmp: the glue's version only reads
+ * PostgreSQL's interrupt flags, and the glue processes the interrupt once
+ * the core has returned.
+ */
+typedef int (*MhInterruptPoll) (void *arg);
+
 /* --- building a signature ------------------------------------------------ */
 
 /*
@@ -236,11 +247,13 @@ double		mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
 /*
  * The layout minimizing fp_weight * (false positives) + fn_weight * (false
  * negatives), each the integral of the miss probability on its side of the
- * threshold (datasketch's method), over every bands * rows <= num_perm.
+ * threshold (datasketch's method), over every bands * rows <= num_perm
+ * (some 78,000 layouts at 8,192, most of a second); polls as it goes (poll
+ * may be NULL).
  */
 MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
-						  uint32_t *bands, uint32_t *rows, double *false_positive,
-						  double *false_negative) MH_NOEXCEPT;
+						  MhInterruptPoll poll, void *poll_arg, uint32_t *bands, uint32_t *rows,
+						  double *false_positive, double *false_negative) MH_NOEXCEPT;
 
 /* --- index layouts ---------------------------------------------------------- */
 
@@ -303,14 +316,6 @@ MhStatus	mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint
 						  int32_t *keys) MH_NOEXCEPT;
 
 /* --- grouping near-duplicates -------------------------------------------- */
-
-/*
- * The polls of the long computations (grouping, explaining a match); when it
- * returns non-zero they stop and return MH_ERR_INTERRUPTED.  It must not
- * longjmp: the glue's version only reads PostgreSQL's interrupt flags, then
- * the glue calls CHECK_FOR_INTERRUPTS() once the core has returned.
- */
-typedef int (*MhInterruptPoll) (void *arg);
 
 /*
  * The greedy grouping of near_dupe_groups(): signatures[0 .. count) in rank
@@ -382,6 +387,14 @@ MhStatus	mh_exact_resemblance(const uint64_t *words_a, uint64_t count_a,
 								 uint32_t shingle_size, int32_t seed,
 								 MhInterruptPoll poll, void *poll_arg,
 								 double *resemblance) MH_NOEXCEPT;
+
+/*
+ * Sort values[0 .. count) ascending (as signed integers) and drop repeats:
+ * the first *distinct values are then the distinct ones.  A radix sort with
+ * scratch space of count values; polls as it goes.  For shingle_hashes().
+ */
+MhStatus	mh_sort_distinct(int64_t *values, uint64_t count, MhInterruptPoll poll,
+							 void *poll_arg, uint64_t *distinct) MH_NOEXCEPT;
 
 /* How common text is counted (seed 000): */
 typedef enum MhMatching

@@ -2619,7 +2619,7 @@ void test_lsh()
 	CHECK(std::fabs(mh_lsh_probability(0.8, 20, 5) - 0.99964) < 0.00001, "P(0.8) = 0.99964");
 
 	double fp = 0, fn = 0;
-	CHECK_EQ(mh_lsh_params(0.8, 128, 0.5, 0.5, &bands, &rows, &fp, &fn), MH_OK, "lsh_params");
+	CHECK_EQ(mh_lsh_params(0.8, 128, 0.5, 0.5, nullptr, nullptr, &bands, &rows, &fp, &fn), MH_OK, "lsh_params");
 	CHECK(bands * rows <= 128 && fp < 0.05 && fn < 0.05,
 	      "lsh_params fits and errs little: " + std::to_string(bands) + "x" + std::to_string(rows));
 }
@@ -3684,6 +3684,71 @@ void test_le_image()
 	}
 }
 
+// --- polling: the interruptible sort and layout search ----------------------
+
+int g_polls = 0;
+int count_polls(void *)
+{
+	g_polls++;
+	return 0;
+}
+
+// mh_sort_distinct against std::sort + std::unique in signed order, and the
+// polls of it and of mh_lsh_params: a poll that says go changes nothing, one
+// that says stop stops them.
+void test_polling()
+{
+	g_section = "mh_sort_distinct";
+	std::mt19937_64 rng(4242);
+	for (int round = 0; round < 40; round++)
+	{
+		const size_t count = round == 0 ? 0 : (round < 30 ? rng() % 300 : 70000 + rng() % 200000);
+		std::vector<int64_t> v(count);
+		for (int64_t &x : v)
+		{
+			switch (rng() % 4)
+			{
+				case 0: x = static_cast<int64_t>(rng() % 16) - 8; break; // repeats around 0
+				case 1: x = rng() % 2 ? INT64_MIN + static_cast<int64_t>(rng() % 4)
+				                      : INT64_MAX - static_cast<int64_t>(rng() % 4); break;
+				default: x = static_cast<int64_t>(rng());
+			}
+		}
+		std::vector<int64_t> want = v;
+		std::sort(want.begin(), want.end());
+		want.erase(std::unique(want.begin(), want.end()), want.end());
+		uint64_t distinct = 12345;
+		g_polls = 0;
+		const MhStatus status = mh_sort_distinct(v.data(), v.size(), count_polls, nullptr, &distinct);
+		v.resize(distinct);
+		CHECK(status == MH_OK && v == want,
+		      "sorted as signed, repeats dropped, " + std::to_string(count) + " values");
+		if (count > 65536) CHECK(g_polls > 0, "the sort polls");
+	}
+	std::vector<int64_t> big(200000);
+	for (int64_t &x : big) x = static_cast<int64_t>(rng());
+	uint64_t distinct = 0;
+	CHECK_EQ(mh_sort_distinct(big.data(), big.size(), stop_now, nullptr, &distinct),
+	         MH_ERR_INTERRUPTED, "the poll stops the sort");
+	CHECK_EQ(mh_sort_distinct(nullptr, 0, nullptr, nullptr, &distinct), MH_OK, "nothing to sort");
+	CHECK_EQ(distinct, uint64_t(0), "nothing to sort: no value");
+
+	g_section = "mh_lsh_params polls";
+	uint32_t bands = 0, rows = 0, polled_bands = 0, polled_rows = 0;
+	double fp = 0, fn = 0, polled_fp = 0, polled_fn = 0;
+	CHECK_EQ(mh_lsh_params(0.8, 1024, 0.5, 0.5, nullptr, nullptr, &bands, &rows, &fp, &fn), MH_OK,
+	         "no poll");
+	g_polls = 0;
+	CHECK_EQ(mh_lsh_params(0.8, 1024, 0.5, 0.5, count_polls, nullptr, &polled_bands, &polled_rows,
+	                       &polled_fp, &polled_fn),
+	         MH_OK, "a poll that says go");
+	CHECK(g_polls > 0 && polled_bands == bands && polled_rows == rows && polled_fp == fp &&
+	          polled_fn == fn,
+	      "the same layout, polled " + std::to_string(g_polls) + " times");
+	CHECK_EQ(mh_lsh_params(0.8, 8192, 0.5, 0.5, stop_now, nullptr, &bands, &rows, &fp, &fn),
+	         MH_ERR_INTERRUPTED, "the poll stops the layout search");
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -3722,6 +3787,7 @@ int main()
 	run(test_union, "union");
 	run(test_grouping, "grouping vs the greedy walk over every pair");
 	run(test_le_image, "little-endian image");
+	run(test_polling, "polling: sort and layout search");
 	if (timing)
 		std::printf(
 		    "(total %.2f s)\n",
