@@ -274,6 +274,33 @@ DISCARD PLANS;
 INSERT INTO trg_schema_renamed.flag_moved VALUES (2, trg_sig(1, 100));
 SELECT id, dup_of FROM trg_schema_renamed.flag_moved ORDER BY id;
 DROP SCHEMA trg_schema_renamed CASCADE;
+-- An entry in use is not freed under its call: here the flag column's
+-- domain check renames the table's schema (every entry becomes stale),
+-- discards plans and inserts into the same table, so the trigger runs
+-- nested, builds a new entry, and the outer call finishes with its own.
+CREATE SCHEMA trg_nest;
+CREATE TABLE trg_nest.flag_nested (id integer PRIMARY KEY, sig minhash(128), dup_of integer);
+CREATE FUNCTION trg_reenter(key integer) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	IF key = 1 AND to_regnamespace('trg_nest') IS NOT NULL THEN
+		ALTER SCHEMA trg_nest RENAME TO trg_nest_renamed;
+		DISCARD PLANS;
+		INSERT INTO trg_nest_renamed.flag_nested VALUES (100, trg_sig(1, 100));
+	END IF;
+	RETURN true;
+END $$;
+CREATE DOMAIN trg_reentering AS integer CHECK (trg_reenter(VALUE));
+ALTER TABLE trg_nest.flag_nested ALTER COLUMN dup_of TYPE trg_reentering;
+CREATE TRIGGER flag_dups BEFORE INSERT ON trg_nest.flag_nested FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+INSERT INTO trg_nest.flag_nested VALUES (1, trg_sig(1, 100)), (2, trg_sig(1, 100));
+INSERT INTO trg_nest_renamed.flag_nested VALUES (3, trg_sig(1, 100));
+SELECT id, dup_of FROM trg_nest_renamed.flag_nested ORDER BY id;
+SELECT count(*) AS cache_entries FROM pg_backend_memory_contexts
+ WHERE name = 'minhash_flag_duplicates' AND ident = 'flag_dups on flag_nested';
+DROP SCHEMA trg_nest_renamed CASCADE;
+DROP DOMAIN trg_reentering;
+DROP FUNCTION trg_reenter(integer);
 -- The cache keeps one entry (a memory context named after the function)
 -- and one kept plan per live trigger: those of dropped triggers are freed,
 -- so 40 CREATE/DROP cycles in one session leave one of each.

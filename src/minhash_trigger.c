@@ -383,7 +383,11 @@ static HTAB *flag_trigger_by_oid = NULL;
 static dlist_head flag_triggers = DLIST_STATIC_INIT(flag_triggers);
 static bool flag_triggers_to_free = false;
 
-/* While an entry is built: its table, and whether an invalidation hit it. */
+/*
+ * While an entry is built: its table, and whether an invalidation that may
+ * concern it arrived meanwhile.  Building runs no user code, so builds do
+ * not nest.
+ */
 static Oid	building_relid = InvalidOid;
 static bool building_invalidated = false;
 
@@ -472,7 +476,6 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
 {
 	Relation	rel = trigdata->tg_relation;
 	Trigger    *trigger = trigdata->tg_trigger;
-	Oid			outer_building_relid = building_relid;
 	MemoryContext context;
 	MemoryContext caller_context;
 	FlagTrigger *flag_trigger;
@@ -509,7 +512,7 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
 			 SPI_result_code_string(SPI_result));
 	if (flag_trigger->config.key_to_flag != NULL)
 		flag_trigger->key_to_flag = GetCachedExpression(flag_trigger->config.key_to_flag);
-	/* nothing below raises an error: the entry is complete */
+	/* the entry is complete: from here on nothing fails */
 	if (SPI_keepplan(plan) != 0)
 		elog(ERROR, "SPI_keepplan failed");
 	flag_trigger->plan = plan;
@@ -521,7 +524,7 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
 	flag_trigger->valid = !building_invalidated;
 	if (!flag_trigger->valid)
 		flag_triggers_to_free = true;
-	building_relid = outer_building_relid;
+	building_relid = InvalidOid;
 	return flag_trigger;
 }
 
