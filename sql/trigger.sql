@@ -277,7 +277,8 @@ DROP SCHEMA trg_schema_renamed CASCADE;
 -- An entry in use is not freed under its call: here the flag column's
 -- domain check renames the table's schema (every entry becomes stale),
 -- discards plans and inserts into the same table, so the trigger runs
--- nested, builds a new entry, and the outer call finishes with its own.
+-- nested and builds a new entry while the outer call keeps its own (two
+-- entries then); the next call frees the outer one.
 CREATE SCHEMA trg_nest;
 CREATE TABLE trg_nest.flag_nested (id integer PRIMARY KEY, sig minhash(128), dup_of integer);
 CREATE FUNCTION trg_reenter(key integer) RETURNS boolean LANGUAGE plpgsql AS $$
@@ -286,6 +287,9 @@ BEGIN
 		ALTER SCHEMA trg_nest RENAME TO trg_nest_renamed;
 		DISCARD PLANS;
 		INSERT INTO trg_nest_renamed.flag_nested VALUES (100, trg_sig(1, 100));
+		RAISE NOTICE 'entries of the trigger during the outer call: %',
+			(SELECT count(*) FROM pg_backend_memory_contexts
+			  WHERE name = 'minhash_flag_duplicates' AND ident = 'flag_dups on flag_nested');
 	END IF;
 	RETURN true;
 END $$;
