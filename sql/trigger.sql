@@ -182,7 +182,156 @@ INSERT INTO flag_modes (id, sig) VALUES (8, trg_sig(1, 100)), (9, trg_sig(2001, 
 SELECT trg_advisory_locks('flag_modes') AS locks_at_0;
 ROLLBACK;
 
+-- The flag column receives the key as an INSERT or UPDATE of it would: a
+-- key that does not fit its type is an error, never a truncated key that
+-- names another row.  Here 'document-0000001' is the most similar row; cut
+-- to varchar(8) it would read 'document', an unrelated row.
+CREATE TABLE flag_short (ref text PRIMARY KEY, sig minhash(128), dup_ref varchar(8));
+CREATE TRIGGER flag_dups BEFORE INSERT OR UPDATE ON flag_short FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_ref', '0.8');
+INSERT INTO flag_short VALUES ('document', trg_sig(501, 600), NULL),
+							  ('document-0000001', trg_sig(1, 100), NULL);
+\x on
+SELECT 'too long' AS case, * FROM trg_error($$INSERT INTO flag_short VALUES ('copy', trg_sig(1, 100), NULL)$$)
+UNION ALL SELECT 'too long on update', *
+  FROM trg_error($$UPDATE flag_short SET sig = trg_sig(1, 100) WHERE ref = 'document'$$);
+\x off
+-- A key that fits is stored; the failed statements changed nothing.
+INSERT INTO flag_short VALUES ('doc-2', trg_sig(501, 600), NULL);
+SELECT ref, dup_ref FROM flag_short ORDER BY ref;
+-- char(n) pads a shorter key, as an assignment does, and refuses a longer
+-- one; a bigint key out of an integer flag's range and a key a domain
+-- refuses are errors too, with the SQLSTATE of the failed assignment.
+CREATE TABLE flag_char (ref text PRIMARY KEY, sig minhash(128), dup_ref char(6));
+CREATE TRIGGER flag_dups BEFORE INSERT ON flag_char FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_ref', '0.8');
+INSERT INTO flag_char VALUES ('ab', trg_sig(1, 100), NULL), ('cd', trg_sig(1, 100), NULL),
+							 ('abcdefgh', trg_sig(501, 600), NULL);
+SELECT ref, '"' || dup_ref::text || '"' AS dup_ref, octet_length(dup_ref) FROM flag_char ORDER BY ref;
+CREATE TABLE flag_narrow (id bigint PRIMARY KEY, sig minhash(128), dup_of integer);
+CREATE TRIGGER flag_dups BEFORE INSERT ON flag_narrow FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+INSERT INTO flag_narrow VALUES (3000000000, trg_sig(1, 100), NULL), (7, trg_sig(501, 600), NULL),
+							   (8, trg_sig(501, 600), NULL);
+CREATE DOMAIN trg_positive AS integer CHECK (VALUE > 0);
+CREATE TABLE flag_domain (id integer PRIMARY KEY, sig minhash(128), dup_of trg_positive);
+CREATE TRIGGER flag_dups BEFORE INSERT ON flag_domain FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+INSERT INTO flag_domain VALUES (-1, trg_sig(1, 100), NULL), (7, trg_sig(501, 600), NULL),
+							   (8, trg_sig(501, 600), NULL);
+\x on
+SELECT 'char(6)' AS case, * FROM trg_error($$INSERT INTO flag_char VALUES ('x', trg_sig(501, 600), NULL)$$)
+UNION ALL SELECT 'integer', * FROM trg_error($$INSERT INTO flag_narrow VALUES (9, trg_sig(1, 100), NULL)$$)
+UNION ALL SELECT 'domain', * FROM trg_error($$INSERT INTO flag_domain VALUES (9, trg_sig(1, 100), NULL)$$);
+\x off
+SELECT id, dup_of FROM flag_narrow ORDER BY id;
+SELECT id, dup_of FROM flag_domain ORDER BY id;
+
+-- A trigger reads its arguments and prepares its query on its first row, and
+-- again after its table, the trigger or a schema changed.  Dropped and
+-- created again with other arguments, in the same session: the new ones.
+CREATE TABLE flag_change (id integer PRIMARY KEY, ref text, sig minhash(128), dup_ref text, dup_of integer);
+CREATE TRIGGER flag_dups BEFORE INSERT OR UPDATE ON flag_change FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_ref', '0.9', 'ref');
+INSERT INTO flag_change VALUES (1, 'r1', trg_sig(1, 100)), (2, 'r2', trg_sig(1, 100)),
+							   (3, 'r3', trg_sig(1, 80, 201, 220));
+DROP TRIGGER flag_dups ON flag_change;
+CREATE TRIGGER flag_dups BEFORE INSERT OR UPDATE ON flag_change FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.6');
+INSERT INTO flag_change VALUES (4, 'r4', trg_sig(1, 80, 201, 220));
+SELECT id, dup_ref, dup_of FROM flag_change ORDER BY id;
+-- The flag column's type changes: the key's conversion follows it.
+ALTER TABLE flag_change ALTER COLUMN dup_of TYPE varchar(1);
+INSERT INTO flag_change VALUES (11, 'r11', trg_sig(3001, 3100));
+\x on
+SELECT * FROM trg_error($$INSERT INTO flag_change VALUES (12, 'r12', trg_sig(3001, 3100))$$);
+\x off
+ALTER TABLE flag_change ALTER COLUMN dup_of TYPE varchar(2);
+INSERT INTO flag_change VALUES (12, 'r12', trg_sig(3001, 3100));
+ALTER TABLE flag_change ALTER COLUMN dup_of TYPE bigint USING dup_of::bigint;
+INSERT INTO flag_change VALUES (13, 'r13', trg_sig(3001, 3100));
+SELECT id, dup_of, pg_typeof(dup_of) FROM flag_change WHERE id > 10 ORDER BY id;
+-- A renamed trigger reports its new name; a renamed signature column no
+-- longer matches the argument 'sig'; renamed back, it works again.
+ALTER TABLE flag_change ALTER COLUMN dup_of TYPE varchar(1) USING NULL;
+ALTER TRIGGER flag_dups ON flag_change RENAME TO flag_renamed;
+\x on
+SELECT * FROM trg_error($$INSERT INTO flag_change VALUES (14, 'r14', trg_sig(3001, 3100))$$);
+\x off
+ALTER TABLE flag_change ALTER COLUMN dup_of TYPE integer USING NULL;
+ALTER TABLE flag_change RENAME COLUMN sig TO signature;
+SELECT * FROM trg_error($$INSERT INTO flag_change VALUES (14, 'r14', trg_sig(3001, 3100))$$);
+ALTER TABLE flag_change RENAME COLUMN signature TO sig;
+INSERT INTO flag_change VALUES (14, 'r14', trg_sig(3001, 3100));
+SELECT id, dup_of FROM flag_change WHERE id = 14;
+-- The query names the table's schema: after a rename of the schema and
+-- DISCARD PLANS (PostgreSQL re-reads a kept plan's names), it still runs.
+CREATE SCHEMA trg_schema;
+CREATE TABLE trg_schema.flag_moved (id integer PRIMARY KEY, sig minhash(128), dup_of integer);
+CREATE TRIGGER flag_dups BEFORE INSERT ON trg_schema.flag_moved FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+INSERT INTO trg_schema.flag_moved VALUES (1, trg_sig(1, 100));
+ALTER SCHEMA trg_schema RENAME TO trg_schema_renamed;
+DISCARD PLANS;
+INSERT INTO trg_schema_renamed.flag_moved VALUES (2, trg_sig(1, 100));
+SELECT id, dup_of FROM trg_schema_renamed.flag_moved ORDER BY id;
+DROP SCHEMA trg_schema_renamed CASCADE;
+-- An entry in use is not freed under its call: here the flag column's
+-- domain check renames the table's schema (every entry becomes stale),
+-- discards plans and inserts into the same table, so the trigger runs
+-- nested and builds a new entry while the outer call keeps its own (two
+-- entries then); the next call frees the outer one.
+CREATE SCHEMA trg_nest;
+CREATE TABLE trg_nest.flag_nested (id integer PRIMARY KEY, sig minhash(128), dup_of integer);
+CREATE FUNCTION trg_reenter(key integer) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	IF key = 1 AND to_regnamespace('trg_nest') IS NOT NULL THEN
+		ALTER SCHEMA trg_nest RENAME TO trg_nest_renamed;
+		DISCARD PLANS;
+		INSERT INTO trg_nest_renamed.flag_nested VALUES (100, trg_sig(1, 100));
+		RAISE NOTICE 'entries of the trigger during the outer call: %',
+			(SELECT count(*) FROM pg_backend_memory_contexts
+			  WHERE name = 'minhash_flag_duplicates' AND ident = 'flag_dups on flag_nested');
+	END IF;
+	RETURN true;
+END $$;
+CREATE DOMAIN trg_reentering AS integer CHECK (trg_reenter(VALUE));
+ALTER TABLE trg_nest.flag_nested ALTER COLUMN dup_of TYPE trg_reentering;
+CREATE TRIGGER flag_dups BEFORE INSERT ON trg_nest.flag_nested FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+INSERT INTO trg_nest.flag_nested VALUES (1, trg_sig(1, 100)), (2, trg_sig(1, 100));
+INSERT INTO trg_nest_renamed.flag_nested VALUES (3, trg_sig(1, 100));
+SELECT id, dup_of FROM trg_nest_renamed.flag_nested ORDER BY id;
+SELECT count(*) AS cache_entries FROM pg_backend_memory_contexts
+ WHERE name = 'minhash_flag_duplicates' AND ident = 'flag_dups on flag_nested';
+DROP SCHEMA trg_nest_renamed CASCADE;
+DROP DOMAIN trg_reentering;
+DROP FUNCTION trg_reenter(integer);
+-- The cache keeps one entry (a memory context named after the function)
+-- and one kept plan per live trigger: those of dropped triggers are freed,
+-- so 40 CREATE/DROP cycles in one session leave one of each.
+CREATE TABLE flag_cycle (id integer PRIMARY KEY, sig minhash(128), dup_of integer);
+DO $$
+BEGIN
+	FOR i IN 1..40 LOOP
+		CREATE TRIGGER flag_dups BEFORE INSERT ON flag_cycle FOR EACH ROW
+			EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+		INSERT INTO flag_cycle VALUES (i, trg_sig(1, 100));
+		DROP TRIGGER flag_dups ON flag_cycle;
+	END LOOP;
+END $$;
+CREATE TRIGGER flag_dups BEFORE INSERT ON flag_cycle FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+INSERT INTO flag_cycle VALUES (41, trg_sig(1, 100));
+SELECT (SELECT count(*) FROM pg_backend_memory_contexts
+		 WHERE name = 'CachedPlanSource' AND ident LIKE '%flag_cycle%minhash_query%') AS kept_plans,
+	   (SELECT count(*) FROM pg_backend_memory_contexts
+		 WHERE name = 'minhash_flag_duplicates' AND ident = 'flag_dups on flag_cycle') AS cache_entries,
+	   (SELECT dup_of FROM flag_cycle WHERE id = 41) AS dup_of_41;
+
 DROP TABLE flag_docs, flag_refs, flag_text_flag, "flag ""docs""; DROP TABLE flag_docs; --",
-	flag_bad, flag_nokey, flag_twokey, flag_modes;
+	flag_bad, flag_nokey, flag_twokey, flag_modes, flag_short, flag_char, flag_narrow, flag_domain,
+	flag_change, flag_cycle;
+DROP DOMAIN trg_positive;
 DROP FUNCTION trg_advisory_locks(regclass);
 DROP FUNCTION trg_try(text, text, text, text), trg_error(text), trg_sig(integer, integer, integer, integer);

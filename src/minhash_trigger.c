@@ -9,11 +9,16 @@
  *											   [, 'key_column' [, 'lock']]);
  *
  * The lookup is one SPI query through the %> operator, which the GIN index
- * serves, prepared once per trigger and kept.  Every name in it comes from
- * the catalogs and is quoted, the threshold is parsed here and passed as a
- * parameter, and every operator, function and type is schema-qualified, so
- * neither the trigger's arguments nor the caller's search_path can change
- * what the query does.
+ * serves.  Every name in it comes from the catalogs and is quoted, the
+ * threshold is parsed here and passed as a parameter, and every operator
+ * and function is schema-qualified, so neither the trigger's arguments nor
+ * the caller's search_path can change what the query does.  The key is
+ * stored in the flag column as an assignment stores it: a key that does not
+ * fit is an error, never a truncated key naming another row.
+ *
+ * Each trigger's arguments are read, checked against the table and turned
+ * into a kept plan once, on its first row, and again after the table, the
+ * trigger or a schema changes (see "The per-trigger cache" below).
  *
  * The query sees what the statement's snapshot sees: rows of transactions
  * that have not committed are invisible, so two near-duplicates inserted at
@@ -29,14 +34,19 @@
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
+#include "lib/ilist.h"
 #include "lib/stringinfo.h"
+#include "nodes/makefuncs.h"
 #include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/syscache.h"
@@ -56,20 +66,40 @@ typedef struct FlagConfig
 	int32		flag_typmod;
 	Oid			key_type;
 	int32		key_typmod;
+	int16		key_typlen;
+	bool		key_typbyval;
 	double		threshold;
 	bool		lock_near_duplicates;	/* fifth argument 'lock' */
+	Node	   *key_to_flag;	/* assignment of a key to the flag column, on
+								 * a CaseTestExpr; NULL when a key is stored
+								 * as it is */
 } FlagConfig;
 
-/* One kept plan per trigger, replaced when its query text changes. */
-typedef struct PlanCacheEntry
+/*
+ * One trigger's checked arguments, kept lookup plan and key conversion.
+ * Lives in its own memory context (child of CacheMemoryContext), so that
+ * pg_backend_memory_contexts shows one per cached trigger.
+ */
+typedef struct FlagTrigger
+{
+	dlist_node	node;			/* in flag_triggers */
+	Oid			trigger_oid;
+	Oid			relid;			/* the trigger's table */
+	bool		valid;			/* false once the table, trigger or a
+								 * schema changed: rebuilt on its next row */
+	int			pins;			/* calls of the trigger using it now */
+	MemoryContext context;		/* holds this struct and config */
+	FlagConfig	config;
+	SPIPlanPtr	plan;			/* kept */
+	CachedExpression *key_to_flag;	/* planned config.key_to_flag, or NULL */
+} FlagTrigger;
+
+/* flag_trigger_by_oid's entries: the current FlagTrigger of a trigger. */
+typedef struct FlagTriggerEntry
 {
 	Oid			trigger_oid;	/* hash key */
-	Oid			minhash_type;	/* type of parameter $1 */
-	char	   *query;			/* in TopMemoryContext; NULL while preparing */
-	SPIPlanPtr	plan;
-} PlanCacheEntry;
-
-static HTAB *plan_cache = NULL;
+	FlagTrigger *flag_trigger;
+} FlagTriggerEntry;
 
 #define LOOKUP_NARGS 3
 
@@ -215,6 +245,36 @@ extension_minhash_type(Oid extension_schema)
 	return type;
 }
 
+/*
+ * How a key becomes the flag column's value: the conversion an INSERT or
+ * UPDATE of that column applies (assignment: a length or range that does
+ * not fit is an error, where an explicit cast would truncate), on a
+ * CaseTestExpr standing for the key.  *conversion is NULL when the key is
+ * stored as it is.  False when the key's type has no assignment cast to the
+ * flag column's.
+ */
+static bool
+key_assignment(const FlagConfig *config, Oid key_collation, Node **conversion)
+{
+	CaseTestExpr *key = makeNode(CaseTestExpr);
+	Node	   *assigned;
+
+	key->typeId = config->key_type;
+	key->typeMod = config->key_typmod;
+	key->collation = key_collation;
+	assigned = coerce_to_target_type(NULL, (Node *) key, config->key_type,
+									 config->flag_type, config->flag_typmod,
+									 COERCION_ASSIGNMENT, COERCE_IMPLICIT_CAST, -1);
+	*conversion = NULL;
+	if (assigned == NULL)
+		return false;
+	/* the same value, or the same bytes under another type name */
+	if (assigned != (Node *) key &&
+		!(IsA(assigned, RelabelType) && ((RelabelType *) assigned)->arg == (Expr *) key))
+		*conversion = assigned;
+	return true;
+}
+
 /* Read and check the trigger's arguments against the table. */
 static void
 read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *config)
@@ -265,20 +325,21 @@ read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *co
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("flag column \"%s\" must differ from the signature and key columns",
 						NameStr(flag_attr->attname))));
-	if (config->flag_type != config->key_type &&
-		!can_coerce_type(1, &config->key_type, &config->flag_type, COERCION_ASSIGNMENT))
+	if (!key_assignment(config, key_attr->attcollation, &config->key_to_flag))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("flag column \"%s\" is of type %s, which cannot hold key column \"%s\" of type %s",
 						NameStr(flag_attr->attname), format_type_be(config->flag_type),
 						NameStr(key_attr->attname), format_type_be(config->key_type)),
 				 errhint("Make the flag column of the key column's type.")));
+	get_typlenbyval(config->key_type, &config->key_typlen, &config->key_typbyval);
 }
 
 /*
  * The lookup: the key of the most similar other row at or above the
- * threshold, ties broken by the smaller key.  $1 is the new signature, $2
- * the threshold, $3 the old row's ctid on UPDATE (NULL on INSERT).
+ * threshold, in the key column's type, ties broken by the smaller key.  $1
+ * is the new signature, $2 the threshold, $3 the old row's ctid on UPDATE
+ * (NULL on INSERT).
  * %> with minhash_query() is the operator the GIN index serves.  Rows
  * with a NULL key are skipped: NULL means "no duplicate".
  */
@@ -293,14 +354,7 @@ lookup_query(Relation rel, const FlagConfig *config, Oid extension_schema)
 	StringInfoData query;
 
 	initStringInfo(&query);
-	if (config->flag_type == config->key_type &&
-		(config->flag_typmod < 0 || config->flag_typmod == config->key_typmod))
-		appendStringInfo(&query, "SELECT t.%s", key);
-	else
-		appendStringInfo(&query, "SELECT CAST(t.%s AS %s)", key,
-						 format_type_extended(config->flag_type, config->flag_typmod,
-											  FORMAT_TYPE_FORCE_QUALIFY |
-											  (config->flag_typmod >= 0 ? FORMAT_TYPE_TYPEMOD_GIVEN : 0)));
+	appendStringInfo(&query, "SELECT t.%s", key);
 	appendStringInfo(&query,
 					 " FROM ONLY %s t"
 					 " WHERE t.%s OPERATOR(%s.%%>) %s.minhash_query($1, $2)"
@@ -312,75 +366,276 @@ lookup_query(Relation rel, const FlagConfig *config, Oid extension_schema)
 	return query.data;
 }
 
-/* The trigger's kept plan for this query, prepared if it has none yet. */
-static SPIPlanPtr
-lookup_plan(Oid trigger_oid, const char *query, Oid minhash_type)
+/*
+ * The per-trigger cache.
+ *
+ * A FlagTrigger holds what a trigger's first row worked out: the checked
+ * arguments, the kept plan of the lookup and the key's conversion.  It is
+ * found by trigger OID and stays valid until an invalidation says that what
+ * it was built from may have changed:
+ *   - the trigger's table (relcache): ALTER TABLE, a column renamed or of
+ *     another type, CREATE, DROP or ALTER ... RENAME of a trigger on it, a
+ *     primary key added or dropped; a dropped trigger's entry is invalidated
+ *     this way and freed, so CREATE/DROP cycles don't grow the cache;
+ *   - any schema (pg_namespace): the query names the table's and the
+ *     extension's schemas, and the kept plan would re-read those names when
+ *     PostgreSQL re-analyzes it;
+ *   - the functions in the key's conversion (CachedExpression->is_valid).
+ * Callbacks only mark entries invalid: an invalidation can arrive while a
+ * plan runs (at any lock).  Invalid entries are freed at the start of a
+ * later call, unless a call (an outer one: a key comparison or domain check
+ * may run user code that fires the trigger again) still pins them.
+ */
+static HTAB *flag_trigger_by_oid = NULL;
+static dlist_head flag_triggers = DLIST_STATIC_INIT(flag_triggers);
+static bool flag_triggers_to_free = false;
+
+/*
+ * While an entry is built: its table, and whether an invalidation that may
+ * concern it arrived meanwhile.  Building runs no user code, so builds do
+ * not nest.
+ */
+static Oid	building_relid = InvalidOid;
+static bool building_invalidated = false;
+
+static void
+invalidate_flag_triggers(Oid relid)
 {
-	PlanCacheEntry *entry;
-	bool		found;
-	Oid			argtypes[LOOKUP_NARGS] = {minhash_type, FLOAT8OID, TIDOID};
+	dlist_iter	iter;
+
+	dlist_foreach(iter, &flag_triggers)
+	{
+		FlagTrigger *flag_trigger = dlist_container(FlagTrigger, node, iter.cur);
+
+		if (!OidIsValid(relid) || flag_trigger->relid == relid)
+		{
+			flag_trigger->valid = false;
+			flag_triggers_to_free = true;
+		}
+	}
+	if (!OidIsValid(relid) || relid == building_relid)
+		building_invalidated = true;
+}
+
+static void
+flag_relcache_callback(Datum arg, Oid relid)
+{
+	invalidate_flag_triggers(relid);
+}
+
+static void
+flag_namespace_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	invalidate_flag_triggers(InvalidOid);
+}
+
+static void
+init_flag_trigger_cache(void)
+{
+	HASHCTL		ctl;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(FlagTriggerEntry);
+	flag_trigger_by_oid = hash_create("minhash_flag_duplicates triggers", 16, &ctl,
+									  HASH_ELEM | HASH_BLOBS);
+	CacheRegisterRelcacheCallback(flag_relcache_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(NAMESPACEOID, flag_namespace_callback, (Datum) 0);
+}
+
+/* Free the invalid entries no call uses any more. */
+static void
+free_invalid_flag_triggers(void)
+{
+	dlist_mutable_iter iter;
+
+	flag_triggers_to_free = false;
+	dlist_foreach_modify(iter, &flag_triggers)
+	{
+		FlagTrigger *flag_trigger = dlist_container(FlagTrigger, node, iter.cur);
+		FlagTriggerEntry *entry;
+
+		if (flag_trigger->valid)
+			continue;
+		entry = hash_search(flag_trigger_by_oid, &flag_trigger->trigger_oid, HASH_FIND, NULL);
+		if (entry != NULL && entry->flag_trigger == flag_trigger)
+			hash_search(flag_trigger_by_oid, &flag_trigger->trigger_oid, HASH_REMOVE, NULL);
+		if (flag_trigger->pins > 0)
+		{
+			flag_triggers_to_free = true;
+			continue;
+		}
+		dlist_delete(&flag_trigger->node);
+		SPI_freeplan(flag_trigger->plan);
+		if (flag_trigger->key_to_flag != NULL)
+			FreeCachedExpression(flag_trigger->key_to_flag);
+		MemoryContextDelete(flag_trigger->context);
+	}
+}
+
+/*
+ * Build a trigger's entry: read and check its arguments, prepare and keep
+ * the lookup, plan the key's conversion.  Everything is made in a context
+ * under the caller's until it is complete, so an error leaves nothing kept.
+ */
+static FlagTrigger *
+build_flag_trigger(TriggerData *trigdata, Oid function_oid)
+{
+	Relation	rel = trigdata->tg_relation;
+	Trigger    *trigger = trigdata->tg_trigger;
+	MemoryContext context;
+	MemoryContext caller_context;
+	FlagTrigger *flag_trigger;
+	Oid			extension_schema;
+	char	   *query;
+	Oid			argtypes[LOOKUP_NARGS];
 	SPIPlanPtr	plan;
 
-	if (plan_cache == NULL)
-	{
-		HASHCTL		ctl;
+	building_relid = RelationGetRelid(rel);
+	building_invalidated = false;
 
-		memset(&ctl, 0, sizeof(ctl));
-		ctl.keysize = sizeof(Oid);
-		ctl.entrysize = sizeof(PlanCacheEntry);
-		plan_cache = hash_create("minhash_flag_duplicates plans", 16, &ctl,
-								 HASH_ELEM | HASH_BLOBS);
-	}
-	entry = (PlanCacheEntry *) hash_search(plan_cache, &trigger_oid, HASH_ENTER, &found);
-	if (found && entry->query != NULL)
-	{
-		if (entry->minhash_type == minhash_type && strcmp(entry->query, query) == 0)
-			return entry->plan;
-		SPI_freeplan(entry->plan);
-		pfree(entry->query);
-	}
-	/* stays "not prepared" if SPI_prepare raises an error */
-	entry->query = NULL;
-	entry->plan = NULL;
+	context = AllocSetContextCreate(CurrentMemoryContext, "minhash_flag_duplicates",
+									ALLOCSET_SMALL_SIZES);
+	caller_context = MemoryContextSwitchTo(context);
+	MemoryContextSetIdentifier(context, psprintf("%s on %s", trigger->tgname,
+												 RelationGetRelationName(rel)));
+	flag_trigger = palloc0(sizeof(FlagTrigger));
+	flag_trigger->context = context;
+	flag_trigger->trigger_oid = trigger->tgoid;
+	flag_trigger->relid = RelationGetRelid(rel);
+	extension_schema = get_func_namespace(function_oid);
+	read_config(trigger, rel, extension_schema, &flag_trigger->config);
+	query = lookup_query(rel, &flag_trigger->config, extension_schema);
+	MemoryContextSwitchTo(caller_context);
 
+	argtypes[0] = flag_trigger->config.minhash_type;
+	argtypes[1] = FLOAT8OID;
+	argtypes[2] = TIDOID;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
 	plan = SPI_prepare(query, LOOKUP_NARGS, argtypes);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", query,
 			 SPI_result_code_string(SPI_result));
+	if (flag_trigger->config.key_to_flag != NULL)
+		flag_trigger->key_to_flag = GetCachedExpression(flag_trigger->config.key_to_flag);
+	/* the entry is complete: from here on nothing fails */
 	if (SPI_keepplan(plan) != 0)
 		elog(ERROR, "SPI_keepplan failed");
-	entry->plan = plan;
-	entry->minhash_type = minhash_type;
-	entry->query = MemoryContextStrdup(TopMemoryContext, query);
-	return plan;
+	flag_trigger->plan = plan;
+	SPI_finish();
+
+	MemoryContextSetParent(context, CacheMemoryContext);
+	dlist_push_tail(&flag_triggers, &flag_trigger->node);
+	/* built from what may be stale: good for this row, rebuilt on the next */
+	flag_trigger->valid = !building_invalidated;
+	if (!flag_trigger->valid)
+		flag_triggers_to_free = true;
+	building_relid = InvalidOid;
+	return flag_trigger;
+}
+
+/* The trigger's entry, built on its first row or after an invalidation. */
+static FlagTrigger *
+flag_trigger_for(TriggerData *trigdata, Oid function_oid)
+{
+	Oid			trigger_oid = trigdata->tg_trigger->tgoid;
+	FlagTriggerEntry *entry;
+	FlagTrigger *flag_trigger;
+
+	if (flag_trigger_by_oid == NULL)
+		init_flag_trigger_cache();
+	if (flag_triggers_to_free)
+		free_invalid_flag_triggers();
+	entry = hash_search(flag_trigger_by_oid, &trigger_oid, HASH_FIND, NULL);
+	if (entry != NULL)
+	{
+		flag_trigger = entry->flag_trigger;
+		if (flag_trigger->valid &&
+			(flag_trigger->key_to_flag == NULL || flag_trigger->key_to_flag->is_valid))
+			return flag_trigger;
+		flag_trigger->valid = false;
+		flag_triggers_to_free = true;
+	}
+	flag_trigger = build_flag_trigger(trigdata, function_oid);
+	entry = hash_search(flag_trigger_by_oid, &trigger_oid, HASH_ENTER, NULL);
+	entry->flag_trigger = flag_trigger;
+	return flag_trigger;
+}
+
+/*
+ * The key as the flag column's value, converted as an assignment converts
+ * it.  A key that does not fit (too long, out of range, refused by a domain:
+ * SQLSTATE classes 22 and 23) is reported as the trigger's error, keeping
+ * the SQLSTATE; the key itself is not shown.
+ */
+static Datum
+key_as_flag(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum key, bool *isnull)
+{
+	MemoryContext caller_context = CurrentMemoryContext;
+	ExprState  *assignment = ExecInitExpr((Expr *) flag_trigger->key_to_flag->expr, NULL);
+	ExprContext *econtext = CreateStandaloneExprContext();
+	Datum		flag = (Datum) 0;
+
+	econtext->caseValue_datum = key;
+	econtext->caseValue_isNull = false;
+	PG_TRY();
+	{
+		flag = ExecEvalExpr(assignment, econtext, isnull);
+	}
+	PG_CATCH();
+	{
+		const FlagConfig *config = &flag_trigger->config;
+		Relation	rel = trigdata->tg_relation;
+		ErrorData  *edata;
+		int			category;
+
+		MemoryContextSwitchTo(caller_context);
+		edata = CopyErrorData();
+		category = ERRCODE_TO_CATEGORY(edata->sqlerrcode);
+		if (category != ERRCODE_DATA_EXCEPTION && category != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
+			PG_RE_THROW();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(edata->sqlerrcode),
+				 errmsg("key of the most similar row does not fit flag column \"%s\" of relation \"%s\"",
+						NameStr(column_attr(rel, config->flag_attnum)->attname),
+						RelationGetRelationName(rel)),
+				 errdetail("Trigger \"%s\" stores key column \"%s\" of type %s in a column of type %s: %s.",
+						   trigdata->tg_trigger->tgname,
+						   NameStr(column_attr(rel, config->key_attnum)->attname),
+						   format_type_with_typemod(config->key_type, config->key_typmod),
+						   format_type_with_typemod(config->flag_type, config->flag_typmod),
+						   edata->message),
+				 errhint("Make the flag column of the key column's type.")));
+	}
+	PG_END_TRY();
+	FreeExprContext(econtext, true);
+	return flag;
 }
 
 /*
  * Run the lookup for signature sig.  Returns the key, converted to the flag
- * column's type and copied into the caller's memory context, or sets
- * *isnull when no row is similar enough.
+ * column's type and in the caller's memory context, or sets *isnull when no
+ * row is similar enough.
  */
 static Datum
-most_similar_key(TriggerData *trigdata, const FlagConfig *config, Oid extension_schema,
-				 Datum sig, bool *isnull)
+most_similar_key(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum sig, bool *isnull)
 {
+	const FlagConfig *config = &flag_trigger->config;
 	MemoryContext caller_context = CurrentMemoryContext;
-	bool		is_update = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event);
-	char	   *query = lookup_query(trigdata->tg_relation, config, extension_schema);
 	Datum		values[LOOKUP_NARGS];
 	char		nulls[LOOKUP_NARGS] = {' ', ' ', ' '};
-	SPIPlanPtr	plan;
 	Datum		result = (Datum) 0;
 	int			status;
 
 	*isnull = true;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = lookup_plan(trigdata->tg_trigger->tgoid, query, config->minhash_type);
 
 	values[0] = sig;
 	values[1] = Float8GetDatum(config->threshold);
-	if (is_update)
+	if (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
 		values[2] = PointerGetDatum(&trigdata->tg_trigtuple->t_self);
 	else
 	{
@@ -388,7 +643,7 @@ most_similar_key(TriggerData *trigdata, const FlagConfig *config, Oid extension_
 		nulls[2] = 'n';
 	}
 
-	status = SPI_execute_plan(plan, values, nulls, false, 1);
+	status = SPI_execute_plan(flag_trigger->plan, values, nulls, false, 1);
 	if (status != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(status));
 	if (SPI_processed > 0)
@@ -397,17 +652,15 @@ most_similar_key(TriggerData *trigdata, const FlagConfig *config, Oid extension_
 
 		if (!*isnull)
 		{
-			int16		typlen;
-			bool		typbyval;
-			MemoryContext spi_context;
+			MemoryContext spi_context = MemoryContextSwitchTo(caller_context);
 
-			get_typlenbyval(config->flag_type, &typlen, &typbyval);
-			spi_context = MemoryContextSwitchTo(caller_context);
-			result = datumCopy(key, typbyval, typlen);
+			result = datumCopy(key, config->key_typbyval, config->key_typlen);
 			MemoryContextSwitchTo(spi_context);
 		}
 	}
 	SPI_finish();
+	if (!*isnull && flag_trigger->key_to_flag != NULL)
+		result = key_as_flag(trigdata, flag_trigger, result, isnull);
 	return result;
 }
 
@@ -472,22 +725,28 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 	TupleDesc	desc = RelationGetDescr(rel);
 	HeapTuple	tuple = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ?
 		trigdata->tg_newtuple : trigdata->tg_trigtuple;
-	Oid			extension_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
-	FlagConfig	config;
+	FlagTrigger *flag_trigger = flag_trigger_for(trigdata, fcinfo->flinfo->fn_oid);
 	Datum		sig;
 	bool		sig_isnull;
 	Datum		flag = (Datum) 0;
 	bool		flag_isnull = true;
-	int			flag_column;
+	int			flag_column = flag_trigger->config.flag_attnum;
 
-	read_config(trigdata->tg_trigger, rel, extension_schema, &config);
-	sig = heap_getattr(tuple, config.sig_attnum, desc, &sig_isnull);
-	if (!sig_isnull && config.lock_near_duplicates)
-		lock_near_duplicates(rel, sig, config.threshold);
-	if (!sig_isnull)
-		flag = most_similar_key(trigdata, &config, extension_schema, sig, &flag_isnull);
+	flag_trigger->pins++;
+	PG_TRY();
+	{
+		sig = heap_getattr(tuple, flag_trigger->config.sig_attnum, desc, &sig_isnull);
+		if (!sig_isnull && flag_trigger->config.lock_near_duplicates)
+			lock_near_duplicates(rel, sig, flag_trigger->config.threshold);
+		if (!sig_isnull)
+			flag = most_similar_key(trigdata, flag_trigger, sig, &flag_isnull);
+	}
+	PG_FINALLY();
+	{
+		flag_trigger->pins--;
+	}
+	PG_END_TRY();
 
-	flag_column = config.flag_attnum;
 	tuple = heap_modify_tuple_by_cols(tuple, desc, 1, &flag_column, &flag, &flag_isnull);
 	return PointerGetDatum(tuple);
 }
