@@ -95,8 +95,9 @@ def index_scans(conn):
     """documents_sig_idx's idx_scan, this session's counts flushed first
     (PostgreSQL 15+: pg_stat_force_next_flush; the connection is in autocommit)."""
     conn.execute("SELECT pg_stat_force_next_flush()")
-    return conn.execute(
-        "SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'documents_sig_idx'").fetchone()[0]
+    return int(conn.execute(
+        "SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes"
+        " WHERE indexrelname = 'documents_sig_idx'").fetchone()[0])
 
 
 def prepared_lookup(conn):
@@ -154,17 +155,24 @@ def binary(conn):
     conn.rollback()
 
 
+def section(name, autocommit, adapters, checks):
+    """Runs one group of checks on a connection of its own; an exception is a
+    failed check, and the other groups still run."""
+    try:
+        with psycopg.connect(autocommit=autocommit) as conn:
+            if adapters:
+                register_minhash(conn)
+            checks(conn)
+    except Exception as e:  # noqa: BLE001 (reported, counted as a failure)
+        check(False, f"{name}: {type(e).__name__}: {e}")
+
+
 def main():
-    with psycopg.connect() as conn:
-        without_adapters(conn)
-        text_round_trip(conn)
-        bound_parameters(conn)
-    with psycopg.connect(autocommit=True) as conn:
-        register_minhash(conn)
-        prepared_lookup(conn)
-    with psycopg.connect() as conn:
-        register_minhash(conn)
-        binary(conn)
+    section("without adapters", False, False, without_adapters)
+    section("text", False, False, text_round_trip)
+    section("bound parameters", False, False, bound_parameters)
+    section("prepared", True, True, prepared_lookup)
+    section("binary", False, True, binary)
     print(f"psycopg {psycopg.__version__}: {len(FAILED)} check(s) failed" if FAILED
           else f"psycopg {psycopg.__version__}: all checks passed")
     return 1 if FAILED else 0

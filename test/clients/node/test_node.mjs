@@ -100,7 +100,7 @@ async function boundParameters(client) {
 async function indexScans(client) {
   await client.query('SELECT pg_stat_force_next_flush()');
   const { rows: [{ n }] } = await client.query(
-    "SELECT idx_scan::int AS n FROM pg_stat_user_indexes WHERE indexrelname = 'documents_sig_idx'",
+    "SELECT coalesce(sum(idx_scan), 0)::int AS n FROM pg_stat_user_indexes WHERE indexrelname = 'documents_sig_idx'",
   );
   return n;
 }
@@ -160,16 +160,18 @@ async function binaryRecipe(client) {
   await client.query('ROLLBACK');
 }
 
-const client = new pg.Client();
-await client.connect();
-try {
-  await binaryTrueCorrupts(client);
-  await textRoundTrip(client);
-  await boundParameters(client);
-  await preparedLookup(client);
-  await binaryRecipe(client);
-} finally {
-  await client.end();
+// Each group of checks on a connection of its own; an exception is a failed
+// check, and the other groups still run.
+for (const checks of [binaryTrueCorrupts, textRoundTrip, boundParameters, preparedLookup, binaryRecipe]) {
+  const client = new pg.Client();
+  try {
+    await client.connect();
+    await checks(client);
+  } catch (e) {
+    check(false, `${checks.name}: ${e.message}`);
+  } finally {
+    await client.end();
+  }
 }
 const version = JSON.parse(
   (await import('node:fs')).readFileSync(new URL('./node_modules/pg/package.json', import.meta.url)),
