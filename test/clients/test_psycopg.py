@@ -88,6 +88,10 @@ def bound_parameters(conn):
     got = [r[0] for r in conn.execute(
         "SELECT id FROM documents WHERE sig %% minhash(%s::text) ORDER BY id", [body])]
     check(got == want, "bound parameter: sig % minhash(%s::text)", got)
+    # psycopg sends a str untyped (oid 0): minhash(%s) must resolve without a cast.
+    got = [r[0] for r in conn.execute(
+        "SELECT id FROM documents WHERE resembles(sig, minhash(%s), 0.8) ORDER BY id", [body])]
+    check(got == want, "bound parameter, untyped: resembles(sig, minhash(%s), 0.8)", got)
     conn.rollback()
 
 

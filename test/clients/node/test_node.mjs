@@ -93,6 +93,10 @@ async function boundParameters(client) {
   got = ids(await client.query(
     'SELECT id FROM documents WHERE sig % minhash($1::text) ORDER BY id', [body]));
   check(sameList(got, want), 'bound parameter: sig % minhash($1::text)', got);
+  // node-postgres sends a string untyped: minhash($1) must resolve without a cast.
+  got = ids(await client.query(
+    'SELECT id FROM documents WHERE resembles(sig, minhash($1), 0.8) ORDER BY id', [body]));
+  check(sameList(got, want), 'bound parameter, untyped: resembles(sig, minhash($1), 0.8)', got);
 }
 
 // documents_sig_idx's idx_scan, this session's counts flushed first
