@@ -121,7 +121,7 @@ def prepared_lookup(conn):
         + " FROM pg_prepared_statements"
         " WHERE NOT from_sql AND statement LIKE '%%resembles(sig, $1, 0.8)%%'").fetchone()
     if generic is not None:
-        check(generic >= 1, f"prepared: statement {name} ran a generic plan", generic)
+        check(generic >= 1, f"prepared: statement {name} ran a generic plan (generic_plans = {generic})", generic)
     text = conn.execute("SELECT sig::text FROM documents WHERE id = 4").fetchone()[0]
     plan = "\n".join(r[0] for r in conn.execute(
         sql.SQL("EXPLAIN EXECUTE {}({})").format(sql.Identifier(name), sql.Literal(text))))
