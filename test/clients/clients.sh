@@ -19,6 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 cd "$REPO_ROOT/test/clients"
 
 PYTHON=/usr/bin/python3   # Debian's, which python3-psycopg installs into
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the clone
 DB=minhash_clients
 export PGDATABASE="$DB"
 
