@@ -119,7 +119,7 @@ def prepared_lookup(conn):
     name, generic = conn.execute(
         "SELECT name, " + ("generic_plans" if version >= 140000 else "NULL")
         + " FROM pg_prepared_statements"
-        " WHERE NOT from_sql AND statement LIKE '%%resembles(sig, $1, 0.8)%%'").fetchone()
+        " WHERE NOT from_sql AND statement LIKE '%resembles(sig, $1, 0.8)%'").fetchone()
     if generic is not None:
         check(generic >= 1, f"prepared: statement {name} ran a generic plan (generic_plans = {generic})", generic)
     text = conn.execute("SELECT sig::text FROM documents WHERE id = 4").fetchone()[0]
