@@ -1,6 +1,7 @@
--- Before/after evidence for issue 15 item 3 (run with psql -X, default aligned mode).
-DROP EXTENSION IF EXISTS minhash CASCADE;
-CREATE EXTENSION minhash;
+-- Before/after evidence for issue 15 item 3: run in a scratch database with
+-- psql -X (default aligned mode); writes /tmp/ev_*.txt.
+
+CREATE EXTENSION IF NOT EXISTS minhash;
 DROP TABLE IF EXISTS ev_docs, ev_groups;
 CREATE TABLE ev_docs (id bigint PRIMARY KEY, body text, sig minhash);
 -- 200 singletons, 2 families of 5 near-copies, 1 family of 7.
