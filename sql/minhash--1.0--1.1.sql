@@ -393,11 +393,17 @@ CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, si
 DECLARE
 	pairs_query text;
 	column_type oid;
+	column_base oid;
 BEGIN
 	pairs_query := @extschema@.near_dupe_query(source, key_column, sig_column, threshold, false);
 	SELECT a.atttypid INTO column_type FROM pg_catalog.pg_attribute a
 	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF column_type <> pg_catalog.pg_typeof(key_type) THEN
+	-- For a key column of a domain, the domain's base type serves too.
+	column_base := column_type;
+	WHILE (SELECT t.typtype = 'd' FROM pg_catalog.pg_type t WHERE t.oid = column_base) LOOP
+		SELECT t.typbasetype INTO column_base FROM pg_catalog.pg_type t WHERE t.oid = column_base;
+	END LOOP;
+	IF pg_catalog.pg_typeof(key_type) NOT IN (column_type, column_base) THEN
 		RAISE EXCEPTION 'key_type % does not match column "%" of relation "%", of type %',
 			pg_catalog.pg_typeof(key_type), key_column,
 			(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = source), column_type::regtype
@@ -405,7 +411,7 @@ BEGIN
 				  HINT = format('Pass NULL::%s as key_type: the key columns of the result take its type.', column_type::regtype);
 	END IF;
 	RETURN QUERY EXECUTE format('SELECT CAST(p.key_a AS %1$s), CAST(p.key_b AS %1$s), p.resemblance FROM (%2$s) p',
-								pg_catalog.format_type(column_type, NULL), pairs_query);
+								pg_catalog.format_type(pg_catalog.pg_typeof(key_type), NULL), pairs_query);
 END
 $function$;
 

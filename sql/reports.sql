@@ -47,7 +47,17 @@ SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL);
 -- The arguments are checked first, as for text keys.
 SELECT * FROM near_dupe_groups('reports_docs', 'no_such_key', 'sig', 0.5, NULL::bigint);
 SELECT * FROM near_dupe_pairs('reports_docs', 'no_such_key', 'sig', 0.5, NULL::bigint);
-DROP TABLE reports_nulls;
+-- A key column of a domain: the domain or its base type.
+CREATE DOMAIN reports_code AS text CHECK (VALUE <> '');
+CREATE TABLE reports_coded (code reports_code, sig minhash);
+INSERT INTO reports_coded SELECT coalesce(k::text, 'none'), sig FROM reports_nulls;
+SELECT group_id, key, pg_typeof(key) FROM near_dupe_groups('reports_coded', 'code', 'sig', 0.5, NULL::reports_code);
+SELECT group_id, key, pg_typeof(key) FROM near_dupe_groups('reports_coded', 'code', 'sig', 0.5, NULL::text);
+SELECT key_a, key_b, pg_typeof(key_a) FROM near_dupe_pairs('reports_coded', 'code', 'sig', 0.5, NULL::reports_code);
+SELECT key_a, key_b, pg_typeof(key_a) FROM near_dupe_pairs('reports_coded', 'code', 'sig', 0.5, NULL::text);
+SELECT * FROM near_dupe_groups('reports_coded', 'code', 'sig', 0.5, NULL::varchar);
+DROP TABLE reports_coded, reports_nulls;
+DROP DOMAIN reports_code;
 
 -- Summary, histogram and stats fit 120 columns in psql's default aligned
 -- mode: each is written to a file and its longest line measured.

@@ -443,12 +443,15 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 /*
  * With a key_type argument, the result's key columns take its type, which
  * must be the key column's own (the json_populate_record convention): say
- * so if it is not.
+ * so if it is not.  For a key column of a domain, the domain's base type
+ * serves too.
  */
 static void
 check_key_type(Oid result_type, Oid column_type, const char *key_column, Oid source)
 {
-	if (result_type != column_type)
+	Oid			column_base = getBaseType(column_type);
+
+	if (result_type != column_type && result_type != column_base)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("key_type %s does not match column \"%s\" of relation \"%s\", of type %s",
