@@ -513,8 +513,9 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_summary(regclass) IS 'documents, groups, singletons, documents in groups of two or more, and the reviews saved by reading one document per group instead of every one (count and percentage)';
 
--- Bars on a log scale, so that a size with a few groups still shows beside
--- thousands of singletons, and different counts draw different bars.
+-- Bars on a log scale, so that a size with a few groups still draws a bar
+-- of its own beside thousands of singletons (one and two groups differ up to
+-- millions of groups of the largest count).
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_histogram(group_table regclass)
 	RETURNS TABLE(group_size bigint, groups bigint, documents bigint, bar text)
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
