@@ -424,7 +424,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 -- so that each report raises it itself, without a stack of context lines.
 CREATE FUNCTION @extschema@.near_dupe_group_table_problem(group_table regclass, members boolean,
 								OUT sqlstate text, OUT message text)
-	LANGUAGE plpgsql STABLE PARALLEL SAFE
+	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
 DECLARE
