@@ -4,8 +4,9 @@
  *	  rows, let the engine walk them (mh_group_greedy), return the groups.
  *
  * The arguments are checked by near_dupe_check() (SQL, shared with
- * near_dupe_query), then one query reads ctid, key, key::text and signature
- * of every row; all of it runs on the calling query's snapshot.  Rank: most
+ * near_dupe_query), then one query reads ctid, key, key::text (unless the
+ * result carries the keys in their own type) and signature of every row;
+ * all of it runs on the calling query's snapshot.  Rank: most
  * distinct shingles first, then key in its type's order (nulls last), then
  * ctid; rows without a signature come last, each a group of its own.  The
  * rank sort is our own merge sort, which checks for interrupts, as does the
