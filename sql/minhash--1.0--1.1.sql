@@ -365,3 +365,278 @@ COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double pre
 -- Explain and report functions
 -------------------------------------------------------------------------------
 
+
+-------------------------------------------------------------------------------
+-- Everyday use: reports and typed keys
+-------------------------------------------------------------------------------
+
+-- Keys in their own type, joinable to the source without a cast: the
+-- json_populate_record convention, a typed argument (NULL::bigint) whose
+-- type the key columns of the result take; it must be the key column's own
+-- type.  The signatures with text keys stay as they were.
+CREATE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, sig_column name,
+								 threshold double precision, key_type anyelement)
+	RETURNS TABLE(group_id bigint, key anyelement, pivot anyelement, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint), so that the result joins the source without a cast';
+
+-- The text keys of near_dupe_query's pairs, read back in the key column's
+-- type (text output reads back exactly), after its checks.
+CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision, key_type anyelement)
+	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET enable_hashagg = off
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	pairs_query text;
+	column_type oid;
+	column_base oid;
+BEGIN
+	pairs_query := @extschema@.near_dupe_query(source, key_column, sig_column, threshold, false);
+	SELECT a.atttypid INTO column_type FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	-- For a key column of a domain, the domain's base type serves too.
+	column_base := column_type;
+	WHILE (SELECT t.typtype = 'd' FROM pg_catalog.pg_type t WHERE t.oid = column_base) LOOP
+		SELECT t.typbasetype INTO column_base FROM pg_catalog.pg_type t WHERE t.oid = column_base;
+	END LOOP;
+	IF pg_catalog.pg_typeof(key_type) NOT IN (column_type, column_base) THEN
+		RAISE EXCEPTION 'key_type % does not match column "%" of relation "%", of type %',
+			pg_catalog.pg_typeof(key_type), key_column,
+			(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = source), column_type::regtype
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = format('Pass NULL::%s as key_type: the key columns of the result take its type.', column_type::regtype);
+	END IF;
+	RETURN QUERY EXECUTE format('SELECT CAST(p.key_a AS %1$s), CAST(p.key_b AS %1$s), p.resemblance FROM (%2$s) p',
+								pg_catalog.format_type(pg_catalog.pg_typeof(key_type), NULL), pairs_query);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint), so that the result joins the source without a cast';
+
+-- What a report needs of its group table (a stored result of
+-- near_dupe_groups): group_id of an integer type and, for the reports that
+-- read members, key and pivot of one type (text or the key's own) and a
+-- numeric resemblance.  The problem, if any, comes back rather than raised,
+-- so that each report raises it itself, without a stack of context lines.
+CREATE FUNCTION @extschema@.near_dupe_group_table_problem(group_table regclass, members boolean,
+								OUT sqlstate text, OUT message text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	relation name;
+	kind "char";
+	group_id_type oid;
+	key_type oid;
+	pivot_type oid;
+	resemblance_type oid;
+BEGIN
+	SELECT c.relname, c.relkind INTO relation, kind FROM pg_catalog.pg_class c WHERE c.oid = group_table;
+	IF NOT FOUND THEN
+		sqlstate := '42P01';
+		message := format('relation with OID %s does not exist', group_table::oid);
+		RETURN;
+	END IF;
+	IF kind NOT IN ('r', 'v', 'm', 'f', 'p') THEN
+		sqlstate := '42809';
+		message := format('"%s" is not a table, view or materialized view', relation);
+		RETURN;
+	END IF;
+	SELECT max(a.atttypid) FILTER (WHERE a.attname = 'group_id'),
+		   max(a.atttypid) FILTER (WHERE a.attname = 'key'),
+		   max(a.atttypid) FILTER (WHERE a.attname = 'pivot'),
+		   max(a.atttypid) FILTER (WHERE a.attname = 'resemblance')
+	  INTO group_id_type, key_type, pivot_type, resemblance_type
+	  FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = group_table AND a.attnum > 0 AND NOT a.attisdropped;
+	IF group_id_type IS NULL THEN
+		sqlstate := '42703';
+		message := format('column "group_id" of relation "%s" does not exist', relation);
+	ELSIF group_id_type NOT IN ('pg_catalog.int8'::pg_catalog.regtype, 'pg_catalog.int4'::pg_catalog.regtype,
+								'pg_catalog.int2'::pg_catalog.regtype) THEN
+		sqlstate := '42804';
+		message := format('column "group_id" of relation "%s" is of type %s, not bigint', relation,
+						  group_id_type::pg_catalog.regtype);
+	ELSIF NOT members THEN
+		RETURN;
+	ELSIF key_type IS NULL OR pivot_type IS NULL OR resemblance_type IS NULL THEN
+		sqlstate := '42703';
+		message := format('column "%s" of relation "%s" does not exist',
+						  CASE WHEN key_type IS NULL THEN 'key' WHEN pivot_type IS NULL THEN 'pivot' ELSE 'resemblance' END, relation);
+	ELSIF key_type <> pivot_type THEN
+		sqlstate := '42804';
+		message := format('columns "key" and "pivot" of relation "%s" are of different types, %s and %s', relation,
+						  key_type::pg_catalog.regtype, pivot_type::pg_catalog.regtype);
+	ELSIF resemblance_type NOT IN ('pg_catalog.float8'::pg_catalog.regtype, 'pg_catalog.float4'::pg_catalog.regtype,
+								   'pg_catalog.numeric'::pg_catalog.regtype) THEN
+		sqlstate := '42804';
+		message := format('column "resemblance" of relation "%s" is of type %s, not double precision', relation,
+						  resemblance_type::pg_catalog.regtype);
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_table_problem(regclass, boolean) IS 'what the report functions need of a group table (group_id; with members, key, pivot and resemblance): the SQLSTATE and message of the first thing missing, or nulls';
+
+-- The summary without its repeated columns (review_without_grouping was
+-- documents, review_with_grouping was groups): the reviews saved instead.
+DROP FUNCTION @extschema@.near_dupe_summary(regclass);
+
+CREATE FUNCTION @extschema@.near_dupe_summary(group_table regclass)
+	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
+				  reviews_saved bigint, review_saved_pct numeric)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, false);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	RETURN QUERY EXECUTE format($q$
+		SELECT count(*), count(DISTINCT g.group_id),
+			   count(*) FILTER (WHERE s.size = 1), count(*) FILTER (WHERE s.size > 1),
+			   count(*) - count(DISTINCT g.group_id),
+			   CASE WHEN count(*) = 0 THEN 0::numeric
+					ELSE round(100.0 * (count(*) - count(DISTINCT g.group_id)) / count(*), 1) END
+		  FROM %1$s g JOIN (SELECT group_id, count(*) AS size FROM %1$s GROUP BY group_id) s USING (group_id)
+		$q$, group_table);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_summary(regclass) IS 'documents, groups, singletons, documents in groups of two or more, and the reviews saved by reading one document per group instead of every one (count and percentage)';
+
+-- Bars on a log scale, so that a size with a few groups still draws a bar
+-- of its own beside thousands of singletons (one and two groups differ up to
+-- millions of groups of the largest count).
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_histogram(group_table regclass)
+	RETURNS TABLE(group_size bigint, groups bigint, documents bigint, bar text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, false);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	RETURN QUERY EXECUTE format($q$
+		SELECT size, count(*), sum(size)::bigint,
+			   repeat('#', ceil(40 * ln(count(*)::double precision + 1)
+								/ ln(max(count(*)) OVER ()::double precision + 1))::integer)
+		  FROM (SELECT group_id, count(*) AS size FROM %s GROUP BY group_id) s
+		 GROUP BY size ORDER BY size
+		$q$, group_table);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_histogram(regclass) IS 'number of groups and documents per group size, with a bar of the number of groups on a log scale (ln(groups + 1); the longest is 40 wide)';
+
+-- Resemblances rounded to 3 decimals for reading; keys typed or text.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_stats(group_table regclass)
+	RETURNS TABLE(group_id bigint, pivot text, size bigint, avg_resemblance double precision,
+				  min_resemblance double precision)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	-- The pivot's resemblance to itself (1) is left out of the averages.
+	RETURN QUERY EXECUTE format($q$
+		SELECT g.group_id::bigint, min(g.pivot::text), count(*),
+			   round(avg(g.resemblance::double precision) FILTER (WHERE g.key IS DISTINCT FROM g.pivot)::numeric, 3)::double precision,
+			   round(min(g.resemblance::double precision) FILTER (WHERE g.key IS DISTINCT FROM g.pivot)::numeric, 3)::double precision
+		  FROM %s g GROUP BY g.group_id HAVING count(*) > 1
+		 ORDER BY count(*) DESC, g.group_id
+		$q$, group_table);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot, size, and the average and minimum resemblance of its members to the pivot (3 decimals)';
+
+-- near_dupe_group_detail as in 1.0, pinned as it was, with these changes:
+-- it checks its group table like the other reports; it reads keys and
+-- pivots as text and resemblances as double precision, whatever the group
+-- table's types (typed keys, a real resemblance); and it rounds resemblance
+-- and s_l to 3 decimals for reading.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
+									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
+				  s_l double precision, marked text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	key_type text;
+	text_type text;
+	pivot_key text;
+	pivot_text text;
+	member record;
+	member_text text;
+	fetch_text text;
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	SELECT format_type(a.atttypid, a.atttypmod) INTO key_type
+	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source);
+	END IF;
+	SELECT format_type(a.atttypid, a.atttypmod) INTO text_type
+	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF text_type IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
+	END IF;
+
+	EXECUTE format('SELECT min(pivot::text) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
+	IF pivot_key IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
+			MESSAGE = format('group %s not found in %s', group_id, group_table);
+	END IF;
+	-- The key cast to the column's own type, so that an index on it serves.
+	fetch_text := format('SELECT %I::text FROM %s WHERE %I = CAST($1 AS %s)', text_column, source, key_column, key_type);
+	EXECUTE fetch_text INTO pivot_text USING pivot_key;
+
+	key := pivot_key;
+	role := 'pivot';
+	resemblance := 1;
+	common_words := NULL;
+	s_l := NULL;
+	-- Against the empty text: nothing marked, but escaped as format asks.
+	SELECT h.a_marked INTO marked FROM @extschema@.highlight(pivot_text, '', min_words, format) h;
+	RETURN NEXT;
+
+	FOR member IN EXECUTE format('SELECT g.key::text AS key, g.resemblance::double precision AS resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
+			USING group_id LOOP
+		EXECUTE fetch_text INTO member_text USING member.key;
+		key := member.key;
+		role := 'member';
+		resemblance := round(member.resemblance::numeric, 3);
+		SELECT c.common_words, round(c.s_l::numeric, 3) INTO common_words, s_l
+		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
+		SELECT h.b_marked INTO marked FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
+		RETURN NEXT;
+	END LOOP;
+END
+$function$;

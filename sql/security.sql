@@ -298,6 +298,26 @@ SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_doc
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 99);
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'no_such_column', 1);
+-- Typed keys, and group tables the reports cannot read, on this path too.
+SELECT count(*) AS typed_group_rows FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::integer);
+SELECT count(*) AS typed_pairs FROM public.near_dupe_pairs('hijack_docs', 'id', 'sig', 0.8, NULL::integer);
+SELECT * FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::bigint);
+SELECT * FROM public.near_dupe_pairs('hijack_docs', 'id', 'sig', 0.8, NULL::bigint);
+CREATE TEMP TABLE hijack_typed_groups AS SELECT * FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::integer);
+SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_typed_groups');
+SELECT key, role FROM public.near_dupe_group_detail('hijack_typed_groups', 'hijack_docs', 'id', 'body', 1);
+CREATE TEMP TABLE hijack_bad_groups (group_id text, key integer, pivot text, resemblance text);
+SELECT * FROM public.near_dupe_summary('hijack_docs');
+SELECT * FROM public.near_dupe_group_table_problem('hijack_docs_pkey', false);
+SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', false);
+ALTER TABLE hijack_bad_groups ALTER group_id TYPE smallint USING NULL;
+SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', false);
+SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', true);
+ALTER TABLE hijack_bad_groups ALTER pivot TYPE integer USING NULL;
+SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', true);
+ALTER TABLE hijack_bad_groups DROP resemblance;
+SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', true);
+DROP TABLE hijack_typed_groups, hijack_bad_groups;
 SELECT count(*) AS resembles_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles(a.sig, b.sig, 0.8);
 -- resembles() is still inlined into the indexable operator on this path.
 SET enable_seqscan = off;

@@ -4,8 +4,9 @@
  *	  rows, let the engine walk them (mh_group_greedy), return the groups.
  *
  * The arguments are checked by near_dupe_check() (SQL, shared with
- * near_dupe_query), then one query reads ctid, key, key::text and signature
- * of every row; all of it runs on the calling query's snapshot.  Rank: most
+ * near_dupe_query), then one query reads ctid, key, key::text (unless the
+ * result carries the keys in their own type) and signature of every row;
+ * all of it runs on the calling query's snapshot.  Rank: most
  * distinct shingles first, then key in its type's order (nulls last), then
  * ctid; rows without a signature come last, each a group of its own.  The
  * rank sort is our own merge sort, which checks for interrupts, as does the
@@ -65,6 +66,9 @@ typedef struct GroupRows
 
 	/* how keys compare */
 	SortSupportData key_order;
+
+	/* the result's keys are in the key column's type (else key::text) */
+	bool		typed_keys;
 } GroupRows;
 
 static void *
@@ -166,7 +170,7 @@ keep_row(GroupRows *rows, HeapTuple tuple, TupleDesc desc, Form_pg_attribute key
 	rows->keys[i] = rows->key_nulls[i] ? (Datum) 0 :
 		datumCopy(datum, key_attr->attbyval, key_attr->attlen);
 	datum = heap_getattr(tuple, 3, desc, &isnull);
-	rows->key_texts[i] = isnull ? NULL : DatumGetTextPCopy(datum);
+	rows->key_texts[i] = isnull || rows->typed_keys ? NULL : DatumGetTextPCopy(datum);
 
 	datum = heap_getattr(tuple, 4, desc, &isnull);
 	rows->signed_rows[i] = !isnull;
@@ -325,6 +329,22 @@ walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double th
 	pfree(empty);
 }
 
+/*
+ * A row's key as the result carries it: in the key column's own type when
+ * the caller named it (key_type), else as text.
+ */
+static Datum
+result_key(const GroupRows *rows, uint32 row, bool *isnull)
+{
+	if (rows->typed_keys)
+	{
+		*isnull = rows->key_nulls[row];
+		return rows->keys[row];
+	}
+	*isnull = rows->key_texts[row] == NULL;
+	return PointerGetDatum(rows->key_texts[row]);
+}
+
 /* Put the groups into the result, in pivot rank order, each pivot first. */
 static void
 emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
@@ -352,22 +372,20 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 
 	for (uint32 p = 0; p < signed_count; p++)
 	{
-		text	   *pivot_key;
+		uint32		pivot_row;
 
 		if (pivots[p] != p)
 			continue;
 		group_id++;
-		pivot_key = rows->key_texts[ranked[p]];
+		pivot_row = ranked[p];
 		for (uint32 m = first[p]; m < first[p + 1]; m++)
 		{
 			uint32		row = ranked[members[m]];
 
 			values[0] = Int64GetDatum(group_id);
 			nulls[0] = false;
-			values[1] = PointerGetDatum(rows->key_texts[row]);
-			nulls[1] = rows->key_texts[row] == NULL;
-			values[2] = PointerGetDatum(pivot_key);
-			nulls[2] = pivot_key == NULL;
+			values[1] = result_key(rows, row, &nulls[1]);
+			values[2] = result_key(rows, pivot_row, &nulls[2]);
 			values[3] = Float8GetDatum(resemblance[members[m]]);
 			nulls[3] = false;
 			tuplestore_putvalues(store, desc, values, nulls);
@@ -378,12 +396,10 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 	/* Rows without a signature: each alone, resemblance unknown. */
 	for (uint32 i = signed_count; i < rows->count; i++)
 	{
-		text	   *key = rows->key_texts[ranked[i]];
-
 		values[0] = Int64GetDatum(++group_id);
 		nulls[0] = false;
-		values[1] = values[2] = PointerGetDatum(key);
-		nulls[1] = nulls[2] = key == NULL;
+		values[1] = values[2] = result_key(rows, ranked[i], &nulls[1]);
+		nulls[2] = nulls[1];
 		nulls[3] = true;
 		tuplestore_putvalues(store, desc, values, nulls);
 		if ((i & 0xFFF) == 0)
@@ -425,10 +441,33 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 				 errhint("Raise minhash.group_memory, or run the query that near_dupe_query(..., groups => true) returns, with enable_hashagg and enable_mergejoin off: it gives the same groups without holding the signatures in memory.")));
 }
 
+/*
+ * With a key_type argument, the result's key columns take its type, which
+ * must be the key column's own (the json_populate_record convention): say
+ * so if it is not.  For a key column of a domain, the domain's base type
+ * serves too.
+ */
+static void
+check_key_type(Oid result_type, Oid column_type, const char *key_column, Oid source)
+{
+	Oid			column_base = getBaseType(column_type);
+
+	if (result_type != column_type && result_type != column_base)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("key_type %s does not match column \"%s\" of relation \"%s\", of type %s",
+						format_type_be(result_type), key_column, get_rel_name(source),
+						format_type_be(column_type)),
+				 errhint("Pass NULL::%s as key_type: the key columns of the result take its type.",
+						 format_type_be(column_type))));
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
  * near_dupe_groups(source regclass, key_column name, sig_column name,
- * threshold float8 DEFAULT NULL): every row in one near-duplicate group.
+ * threshold float8 DEFAULT NULL): every row in one near-duplicate group,
+ * keys as text; near_dupe_groups(source, key_column, sig_column,
+ * threshold, key_type anyelement): the same, keys in their own type.
  */
 Datum
 minhash_near_dupe_groups(PG_FUNCTION_ARGS)
@@ -453,6 +492,7 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	int64		row_count,
 				signed_rows;
 	int32		num_perm = 0;
+	Oid			key_type;
 	bool		isnull;
 	TupleDesc	desc;
 	Tuplestorestate *store;
@@ -472,7 +512,7 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* Errors for bad arguments, a view, mixed parameters (one scan). */
-	if (SPI_execute_with_args(psprintf("SELECT c.row_count, c.signed, c.num_perm FROM %s.near_dupe_check($1, $2, $3, $4) c",
+	if (SPI_execute_with_args(psprintf("SELECT c.row_count, c.signed, c.num_perm, c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
 									   schema_name),
 							  4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
 		SPI_processed != 1)
@@ -480,6 +520,13 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	row_count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	signed_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	key_type = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
+	source = PG_GETARG_OID(0);
+	key_column = NameStr(*PG_GETARG_NAME(1));
+	sig_column = NameStr(*PG_GETARG_NAME(2));
+	rows.typed_keys = PG_NARGS() == 5;
+	if (rows.typed_keys)
+		check_key_type(TupleDescAttr(desc, 1)->atttypid, key_type, key_column, source);
 	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
 	check_memory(row_count, signed_rows, num_perm, threshold);
 	allocate_rows(&rows, (uint32) row_count, work);
@@ -489,12 +536,11 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 		rows.value_count = (uint32) num_perm;
 		rows.value_store = allocate_values(work, sizeof(uint32) * (Size) num_perm * rows.value_slots);
 	}
-	source = PG_GETARG_OID(0);
-	key_column = NameStr(*PG_GETARG_NAME(1));
-	sig_column = NameStr(*PG_GETARG_NAME(2));
-
-	query = psprintf("SELECT s.ctid, s.%s, s.%s::pg_catalog.text, s.%s FROM ONLY %s.%s s",
-					 quote_identifier(key_column), quote_identifier(key_column),
+	/* key::text only for a result that carries the keys as text */
+	query = psprintf("SELECT s.ctid, s.%s, %s, s.%s FROM ONLY %s.%s s",
+					 quote_identifier(key_column),
+					 rows.typed_keys ? "NULL::pg_catalog.text" :
+					 psprintf("s.%s::pg_catalog.text", quote_identifier(key_column)),
 					 quote_identifier(sig_column),
 					 quote_identifier(get_namespace_name(get_rel_namespace(source))),
 					 quote_identifier(get_rel_name(source)));
