@@ -476,8 +476,7 @@ BEGIN
 	IF kind = 'p' THEN
 		RAISE EXCEPTION 'cannot group the rows of partitioned table "%"', relation
 			USING ERRCODE = 'wrong_object_type',
-				  HINT = pg_catalog.format('Group a table of its keys and signatures, made as in CREATE TEMP TABLE sigs AS SELECT %I, %I FROM %s; grouping each partition alone misses the pairs across partitions.',
-										   key_column, sig_column, source);
+				  HINT = pg_catalog.format('Group a table of its keys and signatures, made as in CREATE TEMP TABLE sigs AS SELECT %I, %I FROM %s; grouping each partition alone misses the pairs across partitions.', key_column, sig_column, source);
 	ELSIF kind NOT IN ('r', 'm') THEN
 		RAISE EXCEPTION '"%" is not a table or materialized view', relation
 			USING ERRCODE = 'wrong_object_type',
