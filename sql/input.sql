@@ -33,14 +33,19 @@ BEGIN
 				  ORDER BY 1;
 	DROP VIEW resolved_view;
 END $$;
+-- Spellings of minhash 1.0 (minhash(v) and minhash(c) were casts).
 SELECT e AS spelling, pg_temp.resolved(e) AS resolves_to
   FROM unnest(ARRAY[
 	'minhash(t)', 'minhash(t, 64)', 'minhash(doc => t)', 'minhash(''a b c'', 64)',
 	'minhash(doc => ''a b c'')', 'minhash(''a b c''::text)', 'minhash(v)', 'minhash(c)',
-	'minhash(v::text)', 'minhash(ARRAY[''a'', ''b''])', 'minhash(ARRAY[v, t])', 'minhash(NULL::text[])',
-	'minhash(sig, 32, true)', 'minhash_set(ARRAY[v])', 'minhash_chars(v)',
-	'resemblance(sig, sig)', 'resemblance(sig, minhash(t, 64))', 'resemblance(sig, NULL)',
-	'resemblance(NULL, sig)', 'resemblance(sig, t)']) e;
+	'minhash(v::text)', 'minhash(doc => v)', 'minhash(ARRAY[''a'', ''b''])', 'minhash(ARRAY[v, t])',
+	'minhash(NULL::text[])', 'minhash(elements => ARRAY[''a''])', 'minhash(sig, 32, true)',
+	'minhash_chars(v)', 'minhash_chars(c, 3)',
+	'resemblance(sig, sig)', 'resemblance(sig, minhash(t, 64))', 'resemblance(NULL, sig)']) e;
+-- Spellings new in 1.1.
+SELECT e AS spelling, pg_temp.resolved(e) AS resolves_to
+  FROM unnest(ARRAY['minhash_set(ARRAY[v])', 'minhash_set(''{a,b}'')', 'resemblance(sig, NULL)',
+					'resemblance(sig, t)', 'resemblance(sig, v)']) e;
 -- (resemblance(sig, NULL) resolves to resemblance(minhash, text) now, where
 -- it resolved to resemblance(minhash, minhash): both are strict, so null.)
 -- The typmod cast still applies.
