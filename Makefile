@@ -47,11 +47,12 @@ GLUE_OBJS = \
 	src/minhash_explain.o \
 	src/minhash_interval.o \
 	src/minhash_fetch.o \
-	src/minhash_fault.o
+	src/minhash_fault.o \
+	src/minhash_guidance.o
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports aggregate trigger group security bad_input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports aggregate trigger group security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.

@@ -640,3 +640,245 @@ BEGIN
 	END LOOP;
 END
 $function$;
+
+-------------------------------------------------------------------------------
+-- Everyday use: input, settings, helpful errors
+-------------------------------------------------------------------------------
+
+-- minhash(x) of a varchar or char(n) column.  A one-argument call named like
+-- a type with no exact match is read by PostgreSQL as a cast (before any
+-- implicit cast of the argument is tried), so minhash(body) of a varchar
+-- went through minhash_in and failed.  These exact overloads stop that.  They
+-- are the C function of minhash(text): varchar is text in memory, and a
+-- char(n)'s padding is spaces at the end, which the word tokenizer skips as
+-- it skips them in text (sql/input.sql checks the signatures are equal).
+-- An untyped literal still prefers text (string category, preferred type),
+-- so minhash('...', 64), minhash(doc => '...') and untyped parameters resolve
+-- as before; minhash('...') alone is still a cast, whose error now says how
+-- to spell it (src/minhash_io.c).  minhash_chars() is no type name: it took
+-- varchar and char(n) through their casts to text already.
+CREATE FUNCTION @extschema@.minhash(doc character varying, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash(character varying, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words); the same as minhash(doc::text, ...)';
+
+CREATE FUNCTION @extschema@.minhash(doc character, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash(character, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words); the same as minhash(doc::text, ...)';
+
+-- Signatures of sets under a name of their own.  minhash(text[]) stays for
+-- compatibility, but an untyped argument prefers minhash(text): a driver
+-- that sends an array as an untyped parameter ('{a,b,c}') gets the word
+-- signature of that text.  minhash_set() has no text form to fall into: an
+-- untyped argument is read as text[], a text is refused (42883).
+CREATE FUNCTION @extschema@.minhash_set(elements text[], num_perm integer DEFAULT 128, seed integer DEFAULT 0)
+	RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_set(text[], integer, integer) IS 'MinHash signature of a set of strings, each taken as it is (the same as minhash(text[]), which an untyped argument cannot reach)';
+
+-- resemblance(sig, body) with a text body: an error that says to build the
+-- body's signature.  The text may be a minhash literal: an untyped literal or
+-- parameter in resemblance(sig, '...') now resolves to this function (text
+-- is the preferred string type), which reads it as minhash_in did, once per
+-- call site.  There is no resemblance(text, minhash): with both,
+-- resemblance('...', '...') of two untyped literals would be ambiguous.
+CREATE FUNCTION @extschema@.resemblance(a @extschema@.minhash, b text) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_resemblance_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.resemblance(@extschema@.minhash, text) IS 'resemblance(a, b::minhash) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+-- pgvector's distance operators, <-> and <=>, on signatures: an error naming
+-- minhash's own operators, not a bare "operator does not exist".  Not
+-- aliases of <%>: pgvector's users expect them to order an index scan, and
+-- no minhash index orders; % and %> are the indexable form.
+CREATE FUNCTION @extschema@.minhash_vector_l2_operator(@extschema@.minhash, @extschema@.minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_vector_l2_operator(@extschema@.minhash, @extschema@.minhash) IS 'behind <->: raises an error naming the operators to use instead';
+
+CREATE FUNCTION @extschema@.minhash_vector_cosine_operator(@extschema@.minhash, @extschema@.minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_vector_cosine_operator(@extschema@.minhash, @extschema@.minhash) IS 'behind <=>: raises an error naming the operators to use instead';
+
+CREATE OPERATOR @extschema@.<-> (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_vector_l2_operator,
+	COMMUTATOR = OPERATOR(@extschema@.<->)
+);
+
+COMMENT ON OPERATOR @extschema@.<->(@extschema@.minhash, @extschema@.minhash) IS 'not supported (pgvector''s L2 distance): an error naming <%>, % and %>';
+
+CREATE OPERATOR @extschema@.<=> (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_vector_cosine_operator,
+	COMMUTATOR = OPERATOR(@extschema@.<=>)
+);
+
+COMMENT ON OPERATOR @extschema@.<=>(@extschema@.minhash, @extschema@.minhash) IS 'not supported (pgvector''s cosine distance): an error naming <%>, % and %>';
+
+-- near_dupe_check as above, with the hint for a partitioned table changed:
+-- grouping each partition misses the pairs across partitions; a plain table
+-- of the keys and signatures (of a sharded table's foreign partitions too)
+-- groups them all.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_check(source regclass, key_column name, sig_column name,
+								threshold double precision,
+								OUT row_count bigint, OUT signed bigint, OUT num_perm integer, OUT key_type oid)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	kind "char";
+	relation name;
+	sig_type oid;
+	sig_typmod integer;
+	stats record;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR sig_column IS NULL THEN
+		RAISE EXCEPTION 'source, key column and signature column must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT c.relkind, c.relname INTO kind, relation FROM pg_catalog.pg_class c WHERE c.oid = source;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF kind = 'p' THEN
+		RAISE EXCEPTION 'cannot group the rows of partitioned table "%"', relation
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = pg_catalog.format('Group a table of its keys and signatures, made as in CREATE TEMP TABLE sigs AS SELECT %I, %I FROM %s; grouping each partition alone misses the pairs across partitions.', key_column, sig_column, source);
+	ELSIF kind NOT IN ('r', 'm') THEN
+		RAISE EXCEPTION '"%" is not a table or materialized view', relation
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'Rows are addressed by ctid: make a table from a view or query first.';
+	END IF;
+	SELECT a.atttypid INTO near_dupe_check.key_type FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, relation
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	SELECT a.atttypid, a.atttypmod INTO sig_type, sig_typmod FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = sig_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', sig_column, relation
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF sig_type <> '@extschema@.minhash'::pg_catalog.regtype THEN
+		RAISE EXCEPTION 'column "%" is of type %, not minhash', sig_column,
+			pg_catalog.format_type(sig_type, sig_typmod)
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	IF threshold IS NOT NULL AND NOT (threshold BETWEEN 0 AND 1) THEN
+		RAISE EXCEPTION 'resemblance threshold must be between 0 and 1'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', threshold);
+	END IF;
+
+	-- Every signature must be comparable with every other: one parameter set.
+	EXECUTE format($q$
+		SELECT count(*) AS row_count, count(s.%1$I) AS signed,
+			   min(@extschema@.minhash_num_perm(s.%1$I)) AS min_n, max(@extschema@.minhash_num_perm(s.%1$I)) AS max_n,
+			   min(@extschema@.minhash_seed(s.%1$I)) AS min_seed, max(@extschema@.minhash_seed(s.%1$I)) AS max_seed,
+			   min(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS min_k,
+			   max(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS max_k,
+			   min(@extschema@.minhash_kind(s.%1$I)) AS min_kind, max(@extschema@.minhash_kind(s.%1$I)) AS max_kind
+		  FROM ONLY %2$s s$q$, sig_column, source) INTO stats;
+	IF stats.min_n <> stats.max_n OR stats.min_seed <> stats.max_seed OR stats.min_k <> stats.max_k
+	   OR stats.min_kind <> stats.max_kind THEN
+		RAISE EXCEPTION 'column "%" holds minhash signatures built with different parameters', sig_column
+			USING ERRCODE = 'data_exception',
+				  DETAIL = format('Hash values %s to %s, seeds %s to %s, shingle sizes %s to %s, kinds %s to %s.',
+								  stats.min_n, stats.max_n, stats.min_seed, stats.max_seed,
+								  stats.min_k, stats.max_k, stats.min_kind, stats.max_kind),
+				  HINT = 'Only signatures built the same way can be compared: group each parameter set separately.';
+	END IF;
+
+	row_count := stats.row_count;
+	signed := stats.signed;
+	num_perm := stats.min_n;
+END
+$function$;
+
+-- near_dupe_group_detail as in 1.0, pinned as it was, with one change: a key
+-- of the group table missing from source (groups made from another table,
+-- or rows deleted since) is an error, not a row with empty text.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
+									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
+				  s_l double precision, marked text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	key_type text;
+	text_type text;
+	pivot_key text;
+	pivot_text text;
+	member record;
+	member_text text;
+	fetch_text text;
+	fetched bigint;
+BEGIN
+	SELECT format_type(a.atttypid, a.atttypmod) INTO key_type
+	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source);
+	END IF;
+	SELECT format_type(a.atttypid, a.atttypmod) INTO text_type
+	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF text_type IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
+	END IF;
+
+	EXECUTE format('SELECT min(pivot) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
+	IF pivot_key IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
+			MESSAGE = format('group %s not found in %s', group_id, group_table);
+	END IF;
+	-- The key cast to the column's own type, so that an index on it serves.
+	fetch_text := format('SELECT %I::text FROM %s WHERE %I = CAST($1 AS %s)', text_column, source, key_column, key_type);
+	EXECUTE fetch_text INTO pivot_text USING pivot_key;
+	GET DIAGNOSTICS fetched = ROW_COUNT;
+	IF fetched = 0 THEN
+		RAISE EXCEPTION 'key % of group % not found in relation %', quote_literal(
+				CASE WHEN length(pivot_key) > 40 THEN left(pivot_key, 40) || '...' ELSE pivot_key END),
+			group_id, source
+			USING ERRCODE = 'no_data_found',
+				  HINT = 'Name the table the groups were made from; if rows were deleted since, group again.';
+	END IF;
+
+	key := pivot_key;
+	role := 'pivot';
+	resemblance := 1;
+	common_words := NULL;
+	s_l := NULL;
+	-- Against the empty text: nothing marked, but escaped as format asks.
+	SELECT h.a_marked INTO marked FROM @extschema@.highlight(pivot_text, '', min_words, format) h;
+	RETURN NEXT;
+
+	FOR member IN EXECUTE format('SELECT g.key, g.resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
+			USING group_id LOOP
+		EXECUTE fetch_text INTO member_text USING member.key;
+		GET DIAGNOSTICS fetched = ROW_COUNT;
+		IF fetched = 0 THEN
+			RAISE EXCEPTION 'key % of group % not found in relation %', quote_literal(
+					CASE WHEN length(member.key) > 40 THEN left(member.key, 40) || '...' ELSE member.key END),
+				group_id, source
+				USING ERRCODE = 'no_data_found',
+					  HINT = 'Name the table the groups were made from; if rows were deleted since, group again.';
+		END IF;
+		key := member.key;
+		role := 'member';
+		resemblance := member.resemblance;
+		SELECT c.common_words, c.s_l INTO common_words, s_l
+		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
+		SELECT h.b_marked INTO marked FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
+		RETURN NEXT;
+	END LOOP;
+END $$;

@@ -70,6 +70,10 @@ extern const char *minhash_text_utf8(text *doc, size_t *length);
 extern void minhash_sort_int32(int32 *values, size_t count);
 extern uint64 minhash_tid_number(ItemPointer tid);
 
+/* how many characters of a user's input a message quotes */
+#define MINHASH_ECHO_CHARS 40
+extern const char *minhash_echo_prefix(const char *input);
+
 /* minhash_fetch.c */
 extern text *minhash_fetch_text(Datum datum);
 
@@ -82,6 +86,7 @@ extern Datum minhash_in(PG_FUNCTION_ARGS);
 extern Datum minhash_out(PG_FUNCTION_ARGS);
 extern Datum minhash_recv(PG_FUNCTION_ARGS);
 extern Datum minhash_send(PG_FUNCTION_ARGS);
+extern bool minhash_looks_like_literal(const char *text);
 
 /* minhash_query.c */
 extern MinHash *minhash_query_signature(Datum datum, double *threshold);

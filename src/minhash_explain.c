@@ -156,7 +156,7 @@ parse_matching(text *matching)
 		return MH_MATCH_INFORMATION;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unrecognized matching: \"%s\"", name),
+			 errmsg("unrecognized matching: \"%s\"", minhash_echo_prefix(name)),
 			 errhint("Use \"literal\" (text matched one-to-one) or \"information\" (repeated text counts once).")));
 	return MH_MATCH_LITERAL;	/* keep compiler quiet */
 }
@@ -321,7 +321,7 @@ parse_format(text *format)
 		return HIGHLIGHT_TEXT;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unrecognized highlight format: \"%s\"", name),
+			 errmsg("unrecognized highlight format: \"%s\"", minhash_echo_prefix(name)),
 			 errhint("Use \"html\" or \"text\".")));
 	return HIGHLIGHT_HTML;		/* keep compiler quiet */
 }

@@ -141,3 +141,23 @@ minhash_tid_number(ItemPointer tid)
 	return ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
 		ItemPointerGetOffsetNumberNoCheck(tid);
 }
+
+/*
+ * The first MINHASH_ECHO_CHARS characters of a user's input, followed by
+ * "..." when there is more: what a message may quote of it, so that no error
+ * (nor the server log line it becomes) repeats a whole document.  Cut on a
+ * character boundary of the database encoding.
+ */
+const char *
+minhash_echo_prefix(const char *input)
+{
+	int			length = strlen(input);
+	int			cut = 0;
+	int			chars;
+
+	for (chars = 0; chars < MINHASH_ECHO_CHARS && cut < length; chars++)
+		cut += pg_mblen(input + cut);
+	if (cut >= length)
+		return input;
+	return psprintf("%.*s...", cut, input);
+}

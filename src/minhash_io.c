@@ -51,6 +51,34 @@ text_error_detail(MhStatus status, size_t offset)
 	}
 }
 
+/*
+ * Whether text begins as a minhash literal does, "v", a number and ":"; a
+ * document does not (one starting so is taken for a damaged literal).
+ */
+bool
+minhash_looks_like_literal(const char *text)
+{
+	const char *at = text;
+
+	if (*at++ != 'v' || *at < '0' || *at > '9')
+		return false;
+	while (*at >= '0' && *at <= '9')
+		at++;
+	return *at == ':';
+}
+
+/*
+ * errhint for input that is no minhash literal at all: most often a document
+ * that reached minhash_in because PostgreSQL reads minhash('...') with an
+ * untyped literal, or minhash(x) of a string type with no minhash() of its
+ * own, as a cast to the type minhash.
+ */
+static int
+document_hint(void)
+{
+	return errhint("To build a signature from a document, give the text a type, as in minhash('...'::text), or name the argument, as in minhash(doc => '...').");
+}
+
 PG_FUNCTION_INFO_V1(minhash_in);
 Datum
 minhash_in(PG_FUNCTION_ARGS)
@@ -74,8 +102,10 @@ minhash_in(PG_FUNCTION_ARGS)
 	if (status != MH_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash", literal),
-				 text_error_detail(status, offset)));
+				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash",
+						minhash_echo_prefix(literal)),
+				 text_error_detail(status, offset),
+				 minhash_looks_like_literal(literal) ? 0 : document_hint()));
 	minhash_check_typmod(sig, typmod);
 	PG_RETURN_MINHASH_P(sig);
 }

@@ -75,14 +75,16 @@ minhash_query_in(PG_FUNCTION_ARGS)
 	if (colon == NULL || colon == literal)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
+				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query",
+						minhash_echo_prefix(literal)),
 				 errdetail("A minhash_query literal is a threshold, a colon and a minhash literal.")));
 	number = pnstrdup(literal, colon - literal);
 	threshold = strtod(number, &end);
 	if (end == number || *end != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query", literal),
+				 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_query",
+						minhash_echo_prefix(literal)),
 				 errdetail("The threshold must be a number.")));
 	minhash_check_threshold(threshold);
 	sig = DirectFunctionCall3(minhash_in, CStringGetDatum(colon + 1),

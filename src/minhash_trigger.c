@@ -205,7 +205,7 @@ parse_threshold(const char *text, const char *trigger_name)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid resemblance threshold for trigger \"%s\": \"%s\"",
-						trigger_name, text),
+						trigger_name, minhash_echo_prefix(text)),
 				 errdetail("The threshold must be a number.")));
 	error_context_stack = &context;
 	minhash_check_threshold(value);
@@ -227,7 +227,7 @@ parse_lock_mode(const char *text, const char *trigger_name)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unrecognized concurrency mode for trigger \"%s\": \"%s\"",
-					trigger_name, text),
+					trigger_name, minhash_echo_prefix(text)),
 			 errdetail("The fifth argument must be \"lock\" or \"nolock\".")));
 	return false;				/* keep compiler quiet */
 }
