@@ -298,6 +298,8 @@ SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_doc
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 99);
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'no_such_column', 1);
+SELECT strpos(public.near_dupe_review_html('hijack_groups', 'hijack_docs', 'id', 'body', 1), '<mark data-chunk="1">') > 0 AS review_page;
+SELECT public.near_dupe_review_html('hijack_groups', 'hijack_docs', 'id', 'body', 99);
 SELECT count(*) AS resembles_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles(a.sig, b.sig, 0.8);
 -- resembles() is still inlined into the indexable operator on this path.
 SET enable_seqscan = off;
