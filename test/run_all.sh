@@ -41,6 +41,7 @@ EXTRA_SUITES=(
     test/sharding.sh
     test/fault_injection.sh
     test/sqlsmith.sh
+    test/review/review_page.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
