@@ -408,7 +408,7 @@ BEGIN
 			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
 	END IF;
 
-	EXECUTE format('SELECT min(pivot) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
+	EXECUTE format('SELECT min(pivot)::text FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
 	IF pivot_key IS NULL THEN
 		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
 			MESSAGE = format('group %s not found in %s', group_id, group_table);
@@ -427,7 +427,8 @@ BEGIN
 	pivot_marked := NULL;
 	RETURN NEXT;
 
-	FOR member IN EXECUTE format('SELECT g.key, g.resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
+	-- The key as text: a groups table may hold keys of the key column's type.
+	FOR member IN EXECUTE format('SELECT g.key::text AS key, g.resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
 			USING group_id LOOP
 		EXECUTE fetch_text INTO member_text USING member.key;
 		key := member.key;
@@ -474,7 +475,7 @@ BEGIN
 	FOR item IN
 		SELECT d.role, d.resemblance::double precision AS resemblance, d.common_words, d.s_l::double precision AS s_l,
 			   d.marked, d.pivot_marked,
-			   (SELECT h.a_marked FROM @extschema@.highlight(d.key, '', 1, 'html') h) AS key_html
+			   (SELECT h.a_marked FROM @extschema@.highlight(d.key::text, '', 1, 'html') h) AS key_html
 		  FROM @extschema@.near_dupe_group_detail(group_table, source, key_column, text_column, group_id, min_words, 'html') d
 	LOOP
 		IF item.role = 'pivot' THEN

@@ -65,7 +65,8 @@ SELECT substring(near_dupe_review_html('review_groups', 'review_docs', 'id', 'bo
 -- Keys of another type, a text column of another type.
 CREATE TABLE review_typed (n bigint PRIMARY KEY, body varchar(200));
 INSERT INTO review_typed SELECT i, 'one two three four five six seven eight ' || i FROM generate_series(1, 2) i;
-CREATE TABLE review_typed_groups (group_id bigint, key text, pivot text, resemblance float8);
+-- (a groups table with keys of the key column's type, too)
+CREATE TABLE review_typed_groups (group_id bigint, key bigint, pivot bigint, resemblance float8);
 INSERT INTO review_typed_groups VALUES (7, '1', '1', 1), (7, '2', '1', 0.8);
 SELECT substring(near_dupe_review_html('review_typed_groups', 'review_typed', 'n', 'body', 7) FROM '<section.*</section>') AS member;
 \pset format aligned
