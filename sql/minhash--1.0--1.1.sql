@@ -569,77 +569,6 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot, size, and the average and minimum resemblance of its members to the pivot (3 decimals)';
 
--- near_dupe_group_detail as in 1.0, pinned as it was, with these changes:
--- it checks its group table like the other reports; it reads keys and
--- pivots as text and resemblances as double precision, whatever the group
--- table's types (typed keys, a real resemblance); and it rounds resemblance
--- and s_l to 3 decimals for reading.
-CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
-									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
-	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
-				  s_l double precision, marked text)
-	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp
-	AS $function$
-DECLARE
-	key_type text;
-	text_type text;
-	pivot_key text;
-	pivot_text text;
-	member record;
-	member_text text;
-	fetch_text text;
-	problem record;
-BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
-	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
-			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
-	END IF;
-	SELECT format_type(a.atttypid, a.atttypmod) INTO key_type
-	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF key_type IS NULL THEN
-		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
-			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source);
-	END IF;
-	SELECT format_type(a.atttypid, a.atttypmod) INTO text_type
-	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF text_type IS NULL THEN
-		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
-			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
-	END IF;
-
-	EXECUTE format('SELECT min(pivot::text) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
-	IF pivot_key IS NULL THEN
-		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
-			MESSAGE = format('group %s not found in %s', group_id, group_table);
-	END IF;
-	-- The key cast to the column's own type, so that an index on it serves.
-	fetch_text := format('SELECT %I::text FROM %s WHERE %I = CAST($1 AS %s)', text_column, source, key_column, key_type);
-	EXECUTE fetch_text INTO pivot_text USING pivot_key;
-
-	key := pivot_key;
-	role := 'pivot';
-	resemblance := 1;
-	common_words := NULL;
-	s_l := NULL;
-	-- Against the empty text: nothing marked, but escaped as format asks.
-	SELECT h.a_marked INTO marked FROM @extschema@.highlight(pivot_text, '', min_words, format) h;
-	RETURN NEXT;
-
-	FOR member IN EXECUTE format('SELECT g.key::text AS key, g.resemblance::double precision AS resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
-			USING group_id LOOP
-		EXECUTE fetch_text INTO member_text USING member.key;
-		key := member.key;
-		role := 'member';
-		resemblance := round(member.resemblance::numeric, 3);
-		SELECT c.common_words, round(c.s_l::numeric, 3) INTO common_words, s_l
-		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
-		SELECT h.b_marked INTO marked FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
-		RETURN NEXT;
-	END LOOP;
-END
-$function$;
 
 -------------------------------------------------------------------------------
 -- Everyday use: input, settings, helpful errors
@@ -804,13 +733,28 @@ BEGIN
 END
 $function$;
 
--- near_dupe_group_detail as in 1.0, pinned as it was, with one change: a key
--- of the group table missing from source (groups made from another table,
--- or rows deleted since) is an error, not a row with empty text.
-CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
+
+
+-------------------------------------------------------------------------------
+-- Everyday use: the review page
+-------------------------------------------------------------------------------
+
+-- near_dupe_group_detail, one definition for 1.1: it checks its group table
+-- like the other reports (reports), a key missing from source is an error
+-- (input), it rounds resemblance and s_l to 3 decimals, and (here) it marks
+-- both sides.  It marked the shared chunks in the member only, so the
+-- text a member lacks (a dropped footer, replaced words) did not show.  It
+-- gains pivot_marked: the pivot's text with the chunks it shares with that
+-- member, numbered as in marked (highlight() marks both sides alike).  The
+-- columns of 1.0 stay as they were, in their order; a new column of the
+-- result type needs DROP and CREATE (nothing in the extension depends on
+-- it; a view of the user's over it must be dropped before the update).
+DROP FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text);
+
+CREATE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
 									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
 	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
-				  s_l double precision, marked text)
+				  s_l double precision, marked text, pivot_marked text)
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -822,7 +766,13 @@ DECLARE
 	member_text text;
 	fetch_text text;
 	fetched bigint;
+	problem record;
 BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
 	SELECT format_type(a.atttypid, a.atttypmod) INTO key_type
 	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF key_type IS NULL THEN
@@ -836,7 +786,7 @@ BEGIN
 			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
 	END IF;
 
-	EXECUTE format('SELECT min(pivot) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
+	EXECUTE format('SELECT min(pivot::text) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
 	IF pivot_key IS NULL THEN
 		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
 			MESSAGE = format('group %s not found in %s', group_id, group_table);
@@ -860,9 +810,12 @@ BEGIN
 	s_l := NULL;
 	-- Against the empty text: nothing marked, but escaped as format asks.
 	SELECT h.a_marked INTO marked FROM @extschema@.highlight(pivot_text, '', min_words, format) h;
+	pivot_marked := NULL;
 	RETURN NEXT;
 
-	FOR member IN EXECUTE format('SELECT g.key, g.resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
+	-- Keys as text and resemblances as double precision, whatever the group
+	-- table's types (typed keys, a real resemblance): one plan serves all.
+	FOR member IN EXECUTE format('SELECT g.key::text AS key, g.resemblance::double precision AS resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
 			USING group_id LOOP
 		EXECUTE fetch_text INTO member_text USING member.key;
 		GET DIAGNOSTICS fetched = ROW_COUNT;
@@ -875,10 +828,143 @@ BEGIN
 		END IF;
 		key := member.key;
 		role := 'member';
-		resemblance := member.resemblance;
-		SELECT c.common_words, c.s_l INTO common_words, s_l
+		resemblance := round(member.resemblance::numeric, 3);
+		SELECT c.common_words, round(c.s_l::numeric, 3) INTO common_words, s_l
 		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
-		SELECT h.b_marked INTO marked FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
+		-- Both sides of one comparison: chunk N is the same text in both.
+		SELECT h.b_marked, h.a_marked INTO marked, pivot_marked
+		  FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
 		RETURN NEXT;
 	END LOOP;
 END $$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, its text with those chunks marked, and the pivot''s text with the same chunks marked alike (null on the pivot''s row)';
+
+-- One group as a complete HTML page, for a reviewer to open in a browser:
+-- a summary, then each member beside its pivot, shared chunks in the same
+-- colour on both sides (the colour follows the chunk number's last digit,
+-- so neighbouring chunks differ), the text outside them plain: what one side
+-- has and the other lacks.  Everything from the tables (texts, keys, names)
+-- is HTML-escaped, by highlight()'s escaping; the page loads nothing and
+-- its Content-Security-Policy forbids scripts, should anything get through.
+-- One text value, so that any client saves it as it is (psql: unaligned,
+-- tuples only, \o file); psql's own --html output would escape it again.
+CREATE FUNCTION @extschema@.near_dupe_review_html(group_table regclass, source regclass, key_column name, text_column name,
+												  group_id bigint, min_words integer DEFAULT 5)
+	RETURNS text
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	item record;
+	pivot_key text;
+	pivot_html text;
+	members text := '';
+	member_count bigint := 0;
+	resemblance_sum double precision := 0;
+	resemblance_min double precision;
+	heading text;
+	body text;
+BEGIN
+	-- highlight(x, '', 1, 'html') marks nothing: it is the escaping of the
+	-- texts, used for every other value from the tables too.
+	FOR item IN
+		SELECT d.role, d.resemblance::double precision AS resemblance, d.common_words, d.s_l::double precision AS s_l,
+			   d.marked, d.pivot_marked,
+			   (SELECT h.a_marked FROM @extschema@.highlight(d.key::text, '', 1, 'html') h) AS key_html
+		  FROM @extschema@.near_dupe_group_detail(group_table, source, key_column, text_column, group_id, min_words, 'html') d
+	LOOP
+		IF item.role = 'pivot' THEN
+			pivot_key := item.key_html;
+			pivot_html := item.marked;
+			CONTINUE;
+		END IF;
+		member_count := member_count + 1;
+		resemblance_sum := resemblance_sum + item.resemblance;
+		resemblance_min := least(resemblance_min, item.resemblance);
+		members := members || format($member$<section class="member">
+<h2>Member %1$s <span class="figures">resemblance %2$s &middot; %3$s words in shared chunks &middot; S<sub>L</sub> %4$s</span></h2>
+<div class="pair">
+<div class="side pivot"><h3>Pivot %5$s</h3><div class="text">%6$s</div></div>
+<div class="side other"><h3>Member %1$s</h3><div class="text">%7$s</div></div>
+</div>
+</section>
+$member$,
+			item.key_html, round(item.resemblance::numeric, 3), coalesce(item.common_words, 0),
+			coalesce(round(item.s_l::numeric, 3)::text, '&ndash;'), pivot_key, item.pivot_marked, item.marked);
+	END LOOP;
+	IF pivot_key IS NULL THEN
+		RETURN NULL;			-- cannot happen: near_dupe_group_detail raises first
+	END IF;
+
+	IF member_count = 0 THEN
+		body := format($alone$<p class="alone">The pivot has no other member in this group.</p>
+<div class="side pivot"><h3>Pivot %s</h3><div class="text">%s</div></div>
+$alone$, pivot_key, pivot_html);
+	ELSE
+		body := members;
+	END IF;
+	SELECT h.a_marked INTO heading
+	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
+	RETURN format($page$<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="minhash near_dupe_review_html">
+<title>%1$s</title>
+<style>
+body { margin: 0 auto; max-width: 1600px; padding: 20px 24px 40px; background: #f5f6f8; color: #1f2328;
+       font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+h1 { font-size: 22px; margin: 0 0 10px; }
+h2 { font-size: 16px; margin: 0 0 8px; }
+h3 { font-size: 12px; margin: 0 0 6px; color: #57606a; text-transform: uppercase; letter-spacing: .04em; }
+.summary { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 14px 18px; margin-bottom: 20px; }
+.summary dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0 0 8px; }
+.summary dt { color: #57606a; }
+.summary dd { margin: 0; font-weight: 600; }
+.legend { margin: 0; color: #57606a; }
+.member { margin-bottom: 22px; }
+.figures { font-weight: normal; color: #57606a; font-size: 14px; margin-left: 8px; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; }
+.side { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 12px; min-width: 0; }
+.side.pivot { border-top: 3px solid #8c959f; }
+.side.other { border-top: 3px solid #0969da; }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.5 ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+mark { color: inherit; border-radius: 2px; }
+mark[data-chunk$="1"] { background: #fde68a; }
+mark[data-chunk$="2"] { background: #bfdbfe; }
+mark[data-chunk$="3"] { background: #bbf7d0; }
+mark[data-chunk$="4"] { background: #fbcfe8; }
+mark[data-chunk$="5"] { background: #ddd6fe; }
+mark[data-chunk$="6"] { background: #fed7aa; }
+mark[data-chunk$="7"] { background: #a5f3fc; }
+mark[data-chunk$="8"] { background: #d9f99d; }
+mark[data-chunk$="9"] { background: #fecaca; }
+mark[data-chunk$="0"] { background: #e2e8f0; }
+</style>
+</head>
+<body>
+<header class="summary">
+<h1>%1$s</h1>
+<dl>
+<dt>Documents</dt><dd class="size">%2$s</dd>
+<dt>Pivot</dt><dd class="pivot-key">%3$s</dd>
+<dt>Mean resemblance</dt><dd class="mean">%4$s</dd>
+<dt>Lowest resemblance</dt><dd class="min">%5$s</dd>
+<dt>Text</dt><dd class="source">column %6$s of %7$s, shared chunks of %8$s or more words</dd>
+</dl>
+<p class="legend">Each member stands beside the pivot. <mark data-chunk="1">Highlighted text</mark> is a <mark data-chunk="2">chunk both share</mark>, the same colour on both sides; plain text is on that side only.</p>
+</header>
+%9$s</body>
+</html>
+$page$,
+		heading, member_count + 1, pivot_key,
+		CASE WHEN member_count = 0 THEN '&ndash;' ELSE round((resemblance_sum / member_count)::numeric, 3)::text END,
+		coalesce(round(resemblance_min::numeric, 3)::text, '&ndash;'),
+		(SELECT h.a_marked FROM @extschema@.highlight(text_column::text, '', 1, 'html') h),
+		(SELECT h.a_marked FROM @extschema@.highlight(source::text, '', 1, 'html') h),
+		min_words, body);
+END $$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer) IS 'one group as a self-contained HTML page for review: a summary, then each member beside its pivot with the chunks they share marked in the same colour on both sides and what differs plain; every input escaped; save it with psql''s \o in unaligned, tuples-only mode';

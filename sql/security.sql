@@ -318,6 +318,8 @@ SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', true);
 ALTER TABLE hijack_bad_groups DROP resemblance;
 SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', true);
 DROP TABLE hijack_typed_groups, hijack_bad_groups;
+SELECT strpos(public.near_dupe_review_html('hijack_groups', 'hijack_docs', 'id', 'body', 1), '<mark data-chunk="1">') > 0 AS review_page;
+SELECT public.near_dupe_review_html('hijack_groups', 'hijack_docs', 'id', 'body', 99);
 SELECT count(*) AS resembles_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles(a.sig, b.sig, 0.8);
 -- resembles() is still inlined into the indexable operator on this path.
 SET enable_seqscan = off;

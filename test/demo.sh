@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo: packages -> build + install -> throwaway cluster -> the
 # SpamAssassin corpus (6,046 messages) in table spam_messages -> test/demo.sql
-# -> cluster stopped.
+# -> cluster stopped.  Also writes the review page of one group (the one
+# holding message spam-1/00062) to .cache/review/group-<id>.html.
 #
 #   bash test/demo.sh
 set -euo pipefail
@@ -19,7 +20,8 @@ cluster_start
 load_corpus spam_messages
 
 printf '\n==> demo: psql -f test/demo.sql\n\n'
-psql_run -f test/demo.sql
+mkdir -p "$CACHE_DIR/review"
+psql_run -v review_dir="$CACHE_DIR/review" -f test/demo.sql
 
 cluster_stop
 echo "==> demo: done"

@@ -1,7 +1,8 @@
 -- The main job, an e-discovery walkthrough on real mail: the SpamAssassin
 -- corpus (6,046 messages, loaded by test/demo.sh into spam_messages) is
 -- signed, indexed and grouped into near-duplicate groups; a reviewer's report
--- follows, then one group side by side with its shared text marked.
+-- follows, then one group side by side with its shared text marked, and one
+-- group's review page (HTML).
 \set ON_ERROR_STOP 1
 \set QUIET on
 \pset pager off
@@ -70,7 +71,26 @@ SELECT group_id AS shown_group FROM (
 	 ORDER BY pivot_length, g.group_id LIMIT 1) x \gset
 \x on
 SELECT d.key AS message, m.file, d.role, round(d.resemblance::numeric, 3) AS resemblance,
-       d.common_words, round(d.s_l::numeric, 3) AS s_l, d.marked
+       d.common_words, round(d.s_l::numeric, 3) AS s_l, d.marked, d.pivot_marked
   FROM near_dupe_group_detail('spam_groups', 'spam_messages', 'id', 'body', :shown_group) d
   JOIN spam_messages m ON m.id = d.key::int;
 \x off
+
+-- The same for a reviewer: one group as an HTML page, each member beside its
+-- pivot, shared chunks in the same colour on both sides.  test/demo.sh sets
+-- review_dir (default: the current directory).
+\if :{?review_dir}
+\else
+\set review_dir .
+\endif
+SELECT g.group_id AS review_group, :'review_dir' || '/group-' || g.group_id || '.html' AS review_file
+  FROM spam_groups g JOIN spam_messages m ON m.id = g.key::int
+ WHERE m.file LIKE 'spam-1/00062.%' \gset
+\pset format unaligned
+\pset tuples_only on
+\o :review_file
+SELECT near_dupe_review_html('spam_groups', 'spam_messages', 'id', 'body', :review_group);
+\o
+\pset format aligned
+\pset tuples_only off
+\echo 'The review page of group' :review_group '(the one holding message spam-1/00062): open' :review_file 'in a browser'

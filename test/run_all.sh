@@ -42,6 +42,7 @@ EXTRA_SUITES=(
     test/fault_injection.sh
     test/sqlsmith.sh
     test/clients/clients.sh
+    test/review/review_page.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

@@ -72,7 +72,8 @@ install_packages() {
     local pkgs=(build-essential ca-certificates "postgresql-$PG_MAJOR"
                 "postgresql-server-dev-$PG_MAJOR" libxxhash-dev
                 clang-14 libclang-rt-14-dev    # clang-14 + libFuzzer: test/fuzz
-                python3-psycopg)               # test/clients (node-postgres: npm)
+                python3-psycopg                # test/clients (node-postgres: npm)
+                chromium fonts-dejavu-core)    # the review page in a browser: test/review
     # npm: only if none on PATH (a node/npm from elsewhere may be installed,
     # and Debian's npm package would conflict with it).
     command -v npm >/dev/null 2>&1 || pkgs+=(npm)

@@ -1,0 +1,82 @@
+-- The review page: near_dupe_group_detail marks both sides of each
+-- comparison, and near_dupe_review_html makes one group a complete HTML page.
+-- (test/review/review_page.sh renders the page in Chromium and checks the DOM.)
+CREATE TABLE review_docs (id text PRIMARY KEY, body text);
+-- The pivot: hostile markup, entities, quotes, several lines, a footer.
+-- Member 1 drops the footer and inserts a word; member 2 inserts a line and
+-- replaces words; its key is markup.
+INSERT INTO review_docs VALUES
+('<b>pivot</b> & "one"', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
+	'needs attention today because the bank said so.\n\n'
+	'Regards, the team at "Example" & Co''s office\n-- \n'
+	'unsubscribe at http://example.com/?a=1&b=2 <img src=x onerror=alert(2)>'),
+('member''s <i>one</i>', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
+	'needs urgent attention today because the bank said so.\n\n'
+	'Regards, the team at "Example" & Co''s office'),
+('<script>alert("key")</script>', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
+	'needs attention today because the bank said so.\n'
+	'P.S. Reply within <b>24 hours</b>!\n\n'
+	'Regards, the people at "Example" & Co''s office\n-- \n'
+	'unsubscribe at http://example.com/?a=1&b=2 <img src=x onerror=alert(2)>'),
+('alone', 'a text with no near-duplicate at all');
+CREATE TABLE review_groups (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO review_groups VALUES
+	(1, '<b>pivot</b> & "one"', '<b>pivot</b> & "one"', 1),
+	(1, 'member''s <i>one</i>', '<b>pivot</b> & "one"', 0.75),
+	(1, '<script>alert("key")</script>', '<b>pivot</b> & "one"', 0.5),
+	(2, 'alone', 'alone', 1);
+
+-- Both sides marked: chunk N is the same words in marked (the member) and
+-- pivot_marked (the pivot), so what either side lacks is what is unmarked.
+-- The pivot's own row has no comparison: pivot_marked is null.
+SELECT key, role, marked, pivot_marked
+  FROM near_dupe_group_detail('review_groups', 'review_docs', 'id', 'body', 1, 3);
+SELECT key, role, marked, pivot_marked
+  FROM near_dupe_group_detail('review_groups', 'review_docs', 'id', 'body', 1, 3, 'html');
+-- The columns of 1.0 are where they were.
+SELECT key, role, resemblance, common_words, round(s_l::numeric, 3) AS s_l
+  FROM near_dupe_group_detail('review_groups', 'review_docs', 'id', 'body', 1, 3);
+
+-- The page: one complete document, the same from a fresh call.
+SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 3) AS page \gset
+SELECT left(:'page', 16) AS starts, right(:'page', 8) = E'</html>\n' AS ends_the_document,
+	   :'page' = near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 3) AS repeatable;
+-- Every tag in it is one of ours (escaped text has no "<"), with the
+-- attributes we write: no script, no image, nothing loaded from elsewhere.
+SELECT string_agg(DISTINCT lower(m[1]), ' ' ORDER BY lower(m[1])) AS tags
+  FROM regexp_matches(:'page', '<([!/]?[A-Za-z][A-Za-z0-9]*)', 'g') m;
+-- (escaped text has no '"' either, so name="value" is always markup)
+SELECT string_agg(DISTINCT m[1], ' ' ORDER BY m[1]) AS attributes
+  FROM regexp_matches(:'page', '\s([A-Za-z-]+)="', 'g') m;
+SELECT :'page' ~* '<script|<img|<link|<iframe|url\(|@import' AS has_active_markup,
+	   strpos(:'page', '&lt;script&gt;alert(1)&lt;/script&gt;') > 0 AS script_shown_as_text,
+	   strpos(:'page', '&lt;img src=x onerror=alert(2)&gt;') > 0 AS image_shown_as_text,
+	   strpos(:'page', '&amp;amp; balance') > 0 AS entity_shown_as_written,
+	   strpos(:'page', 'Co&#39;s office') > 0 AS apostrophe_escaped;
+-- The page apart from its head (the style sheet): the summary, then each
+-- member beside the pivot, shared chunks marked on both sides.  Printed as
+-- a user saves the page: unaligned, tuples only.
+\pset format unaligned
+\pset tuples_only on
+SELECT substring(:'page' FROM '<body>.*') AS body;
+
+-- A group of one: the pivot alone.
+SELECT substring(near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 2) FROM '<body>.*') AS body;
+-- Keys of another type, a text column of another type.
+CREATE TABLE review_typed (n bigint PRIMARY KEY, body varchar(200));
+INSERT INTO review_typed SELECT i, 'one two three four five six seven eight ' || i FROM generate_series(1, 2) i;
+-- (a groups table with keys of the key column's type, too)
+CREATE TABLE review_typed_groups (group_id bigint, key bigint, pivot bigint, resemblance float8);
+INSERT INTO review_typed_groups VALUES (7, '1', '1', 1), (7, '2', '1', 0.8);
+SELECT substring(near_dupe_review_html('review_typed_groups', 'review_typed', 'n', 'body', 7) FROM '<section.*</section>') AS member;
+\pset format aligned
+\pset tuples_only off
+
+-- Bad arguments: near_dupe_group_detail's errors; null gives null.
+\set VERBOSITY terse
+SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 3);
+SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 0);
+\set VERBOSITY default
+SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', NULL) IS NULL AS null_group_gives_null;
+
+DROP TABLE review_docs, review_groups, review_typed, review_typed_groups;

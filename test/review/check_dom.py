@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Check the DOM that Chromium dumps (--dump-dom) of a near_dupe_review_html page.
+
+    check_dom.py DOM_FILE [--members N] [--pivot KEY] [--text TEXT]...
+                 [--unmarked SIDE MEMBER TEXT]... [--marked SIDE MEMBER TEXT]...
+
+Always checked, on any page:
+  * no active or loading element (script, img, link, iframe, object, embed,
+    base, form, svg, video, audio, source) and no on* attribute or src/href;
+  * one <style> with a colour rule mark[data-chunk$="d"] for every last
+    digit d, and white-space: pre-wrap on .text (line breaks kept);
+  * a summary (h1, dd.size, dd.pivot-key, dd.mean, dd.min) whose size is
+    the number of member sections plus one;
+  * each member section holds one .pair of exactly two columns, the pivot
+    (left) and the member (right), each with one .text;
+  * every chunk number marked on the left is marked on the right and vice
+    versa, once on each side, with the same words on both sides.
+Options add checks for a known fixture: the number of members, the pivot's
+key, a TEXT that must appear as text (not markup) somewhere, and TEXT that
+must appear in the left or right column of member MEMBER (its key) outside
+every mark (--unmarked: text that side has and the other lacks) or inside
+one (--marked).  Prints one line per page on success; exits 1 on failure.
+"""
+import argparse
+import re
+import sys
+from html.parser import HTMLParser
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+FORBIDDEN = {"script", "img", "link", "iframe", "object", "embed", "base", "form", "svg", "video", "audio",
+             "source", "frame", "frameset", "applet"}
+
+
+class Node:
+    def __init__(self, tag, attrs, parent):
+        self.tag, self.attrs, self.parent, self.children = tag, dict(attrs), parent, []
+
+    def classes(self):
+        return (self.attrs.get("class") or "").split()
+
+    def walk(self):
+        for child in self.children:
+            if isinstance(child, Node):
+                yield child
+                yield from child.walk()
+
+    def find_all(self, tag=None, cls=None):
+        return [n for n in self.walk() if (tag is None or n.tag == tag) and (cls is None or cls in n.classes())]
+
+    def text(self):
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def text_outside_marks(self):
+        return "".join(c if isinstance(c, str) else ("" if c.tag == "mark" else c.text_outside_marks())
+                       for c in self.children)
+
+    def direct(self, tag=None, cls=None):
+        return [c for c in self.children if isinstance(c, Node)
+                and (tag is None or c.tag == tag) and (cls is None or cls in c.classes())]
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {}, None)
+        self.current = self.root
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, attrs, self.current)
+        self.current.children.append(node)
+        if tag not in VOID:
+            self.current = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.current.children.append(Node(tag, attrs, self.current))
+
+    def handle_endtag(self, tag):
+        node = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is None:
+            raise SystemExit(f"unbalanced </{tag}> in the DOM")
+        self.current = node.parent
+
+    def handle_data(self, data):
+        self.current.children.append(data)
+
+
+def words(text):
+    return re.findall(r"\w+", text.lower())
+
+
+def fail(problems, message):
+    problems.append(message)
+
+
+def check(path, args):
+    with open(path, encoding="utf-8") as f:
+        dom = f.read()
+    builder = TreeBuilder()
+    builder.feed(dom)
+    builder.close()
+    root = builder.root
+    problems = []
+
+    if not dom.lstrip().lower().startswith("<!doctype html>"):
+        fail(problems, "the DOM does not start with <!DOCTYPE html>")
+    for node in root.walk():
+        if node.tag in FORBIDDEN:
+            fail(problems, f"a <{node.tag}> element is in the DOM")
+        for name in node.attrs:
+            if name.startswith("on") or name in ("src", "href", "srcset", "action", "formaction", "style"):
+                fail(problems, f"attribute {name} on <{node.tag}>")
+
+    styles = root.find_all("style")
+    if len(styles) != 1:
+        fail(problems, f"{len(styles)} <style> elements, not 1")
+    css = styles[0].text() if styles else ""
+    for digit in "0123456789":
+        if not re.search(r'mark\[data-chunk\$="%s"\]\s*\{\s*background:\s*#[0-9a-f]{6}' % digit, css):
+            fail(problems, f'no colour for chunks ending in {digit} (mark[data-chunk$="{digit}"])')
+    if not re.search(r"\.text\s*\{[^}]*white-space:\s*pre-wrap", css):
+        fail(problems, ".text does not keep line breaks (white-space: pre-wrap)")
+    if re.search(r"url\(|@import", css):
+        fail(problems, "the style sheet loads something")
+
+    def one(tag, cls):
+        found = root.find_all(tag, cls)
+        if len(found) != 1:
+            fail(problems, f"{len(found)} <{tag} class={cls}>, not 1")
+            return None
+        return found[0]
+
+    h1 = root.find_all("h1")
+    size = one("dd", "size")
+    pivot = one("dd", "pivot-key")
+    one("dd", "mean")
+    one("dd", "min")
+    sections = root.find_all("section", "member")
+    if len(h1) != 1:
+        fail(problems, f"{len(h1)} <h1>, not 1")
+    if size is not None and size.text() != str(len(sections) + 1):
+        fail(problems, f"the summary says {size.text()} documents, the page shows {len(sections)} members and the pivot")
+    if args.members is not None and len(sections) != args.members:
+        fail(problems, f"{len(sections)} member sections, expected {args.members}")
+    if args.pivot is not None and pivot is not None and pivot.text() != args.pivot:
+        fail(problems, f"pivot key shown as {pivot.text()!r}, expected {args.pivot!r}")
+
+    members = {}
+    mark_count = 0
+    for section in sections:
+        h2 = section.direct("h2")
+        key = h2[0].text_outside_marks() if h2 else ""
+        figures = h2[0].find_all("span", "figures") if h2 else []
+        key = key[len("Member "):] if key.startswith("Member ") else key
+        key = key[: -len(figures[0].text())].rstrip() if figures else key.rstrip()
+        pairs = section.direct("div", "pair")
+        if len(pairs) != 1:
+            fail(problems, f"member {key!r}: {len(pairs)} .pair blocks, not 1")
+            continue
+        sides = pairs[0].direct("div")
+        if len(sides) != 2 or "pivot" not in sides[0].classes() or "other" not in sides[1].classes():
+            fail(problems, f"member {key!r}: the pair is not two columns, pivot then member")
+            continue
+        texts = [side.direct("div", "text") for side in sides]
+        if any(len(t) != 1 for t in texts):
+            fail(problems, f"member {key!r}: a column without exactly one .text")
+            continue
+        left, right = texts[0][0], texts[1][0]
+        marks = []
+        for side in (left, right):
+            by_number = {}
+            for mark in side.find_all("mark"):
+                number = mark.attrs.get("data-chunk", "")
+                if not number.isdigit():
+                    fail(problems, f"member {key!r}: a mark without a chunk number")
+                if number in by_number:
+                    fail(problems, f"member {key!r}: chunk {number} marked twice on one side")
+                by_number[number] = mark
+            marks.append(by_number)
+        if set(marks[0]) != set(marks[1]):
+            fail(problems, f"member {key!r}: chunks only on the left {sorted(set(marks[0]) - set(marks[1]))}, "
+                           f"only on the right {sorted(set(marks[1]) - set(marks[0]))}")
+        for number in set(marks[0]) & set(marks[1]):
+            if words(marks[0][number].text()) != words(marks[1][number].text()):
+                fail(problems, f"member {key!r}: chunk {number} is not the same words on both sides")
+        mark_count += len(marks[0])
+        members[key] = (left, right)
+
+    for text in args.text:
+        if text not in root.text():
+            fail(problems, f"{text!r} does not appear as text")
+    for side, key, text in args.unmarked + args.marked:
+        if key not in members:
+            fail(problems, f"no member {key!r} (members: {sorted(members)})")
+            continue
+        column = members[key][0 if side == "left" else 1]
+        outside = column.text_outside_marks()
+        inside = "".join(m.text() for m in column.find_all("mark"))
+        if [side, key, text] in args.unmarked and text not in outside:
+            fail(problems, f"member {key!r}: {text!r} is not unmarked in the {side} column")
+        if [side, key, text] in args.unmarked and text in inside:
+            fail(problems, f"member {key!r}: {text!r} is marked in the {side} column")
+        if [side, key, text] in args.marked and text not in inside:
+            fail(problems, f"member {key!r}: {text!r} is not marked in the {side} column")
+
+    if problems:
+        for p in problems:
+            print(f"check_dom: {path}: {p}", file=sys.stderr)
+        return False
+    print(f"check_dom: {path}: ok: {len(sections)} members beside the pivot, {mark_count} chunks paired")
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dom")
+    parser.add_argument("--members", type=int)
+    parser.add_argument("--pivot")
+    parser.add_argument("--text", action="append", default=[])
+    parser.add_argument("--unmarked", nargs=3, action="append", default=[], metavar=("SIDE", "MEMBER", "TEXT"))
+    parser.add_argument("--marked", nargs=3, action="append", default=[], metavar=("SIDE", "MEMBER", "TEXT"))
+    args = parser.parse_args()
+    for side, _, _ in args.unmarked + args.marked:
+        if side not in ("left", "right"):
+            parser.error(f"SIDE must be left or right, not {side!r}")
+    sys.exit(0 if check(args.dom, args) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The review page in a real browser: near_dupe_review_html pages are saved
+# the way a user saves them (psql, unaligned, tuples only, \o FILE), opened
+# in headless Chromium, and the DOM it dumps is checked by check_dom.py: two
+# columns per member, the marks paired by chunk number with the same words
+# on both sides, hostile text shown as text (no script or image element),
+# what only one side has present and unmarked.
+#
+#   bash test/review/review_page.sh
+#
+# Pages: a fixture of hostile text (markup, entities, quotes, a key that is
+# markup, several lines, a dropped footer, inserted and replaced words), and
+# three groups of the SpamAssassin corpus: the one holding message
+# spam-1/00062 (the README's screenshot), the largest, and the largest with
+# a <script> in a message.  Expects the PG* variables set and the corpus in
+# table spam_messages (test/run_all.sh loads it), and Debian's chromium
+# (test/lib/common.sh installs it).  Leaves nothing in the database (temp
+# tables only).  MINHASH_REVIEW_SCREENSHOT=FILE.png also writes a screenshot
+# of the spam-1/00062 page (how test/review/screenshot.png was made).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+die() { printf 'review_page: ERROR: %s\n' "$*" >&2; exit 1; }
+say() { printf 'review_page: %s\n' "$*"; }
+
+CHROMIUM="${CHROMIUM:-chromium}"
+command -v "$CHROMIUM" >/dev/null 2>&1 || die "$CHROMIUM not found: apt-get install --no-install-recommends chromium"
+command -v python3 >/dev/null 2>&1 || die "python3 not found"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/minhash-review.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+# chromium_run ARGS... FILE: headless, with a profile of its own; as root
+# Chromium needs --no-sandbox (the page is our own file and runs no script).
+chromium_run() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --disable-extensions --hide-scrollbars \
+        --user-data-dir="$WORK/profile" "$@" 2>>"$WORK/chromium.log"
+}
+
+say "writing the pages with psql"
+psql -X -q -v ON_ERROR_STOP=1 -v work="$WORK" <<'SQL'
+SET client_min_messages = warning;
+CREATE TEMP TABLE review_docs (id text PRIMARY KEY, body text);
+INSERT INTO review_docs VALUES
+('<b>pivot</b> & "one"', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
+	'needs attention today because the bank said so.\n\n'
+	'Regards, the team at "Example" & Co''s office\n-- \n'
+	'unsubscribe at http://example.com/?a=1&b=2 <img src=x onerror=alert(2)>'),
+('member''s <i>one</i>', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
+	'needs urgent attention today because the bank said so.\n\n'
+	'Regards, the team at "Example" & Co''s office'),
+('<script>alert("key")</script>', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
+	'needs attention today because the bank said so.\n'
+	'P.S. Reply within <b>24 hours</b>!\n\n'
+	'Regards, the people at "Example" & Co''s office\n-- \n'
+	'unsubscribe at http://example.com/?a=1&b=2 <img src=x onerror=alert(2)>');
+CREATE TEMP TABLE review_groups (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO review_groups VALUES
+	(1, '<b>pivot</b> & "one"', '<b>pivot</b> & "one"', 1),
+	(1, 'member''s <i>one</i>', '<b>pivot</b> & "one"', 0.75),
+	(1, '<script>alert("key")</script>', '<b>pivot</b> & "one"', 0.5);
+
+CREATE TEMP TABLE messages AS SELECT id, file, body, minhash(body) AS sig FROM spam_messages;
+CREATE TEMP TABLE spam_groups AS SELECT * FROM near_dupe_groups('messages', 'id', 'sig');
+SELECT
+	(SELECT g.group_id FROM spam_groups g JOIN messages m ON m.id = g.key::int
+	  WHERE m.file LIKE 'spam-1/00062.%') AS screenshot_group,
+	(SELECT s.group_id FROM near_dupe_group_stats('spam_groups') s
+	  ORDER BY s.size DESC, s.group_id LIMIT 1) AS largest_group,
+	(SELECT g.group_id FROM spam_groups g JOIN messages m ON m.id = g.key::int
+	  GROUP BY g.group_id HAVING count(*) > 1 AND bool_or(m.body ~* '<script')
+	  ORDER BY count(*) DESC, g.group_id LIMIT 1) AS script_group \gset
+\echo review_page: spam groups: :screenshot_group (spam-1/00062), :largest_group (largest), :script_group (a <script> in a message)
+
+-- As the README says to save a page.
+\encoding UTF8
+\pset format unaligned
+\pset tuples_only on
+\o :work/fixture.html
+SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 3);
+\o :work/spam-screenshot.html
+SELECT near_dupe_review_html('spam_groups', 'messages', 'id', 'body', :screenshot_group);
+\o :work/spam-largest.html
+SELECT near_dupe_review_html('spam_groups', 'messages', 'id', 'body', :largest_group);
+\o :work/spam-script.html
+SELECT near_dupe_review_html('spam_groups', 'messages', 'id', 'body', :script_group);
+\o
+-- Keys of the screenshot group's first member, for the checks below.
+\o :work/spam-screenshot.keys
+SELECT d.key FROM near_dupe_group_detail('spam_groups', 'messages', 'id', 'body', :screenshot_group) d
+ WHERE d.role = 'member' LIMIT 1;
+\o
+SQL
+
+for page in fixture spam-screenshot spam-largest spam-script; do
+    [[ -s "$WORK/$page.html" ]] || die "$page.html was not written"
+    chromium_run --dump-dom "file://$WORK/$page.html" >"$WORK/$page.dom" || {
+        tail -20 "$WORK/chromium.log" >&2
+        die "chromium could not render $page.html"
+    }
+    [[ -s "$WORK/$page.dom" ]] || die "chromium dumped no DOM for $page.html"
+done
+
+say "checking the DOMs"
+# The fixture: each member's own text (inserted, replaced) unmarked on the
+# right, the pivot's (the footer member 1 drops, the words member 2
+# replaced) unmarked on the left; hostile text shown as written.
+python3 test/review/check_dom.py "$WORK/fixture.dom" --members 2 --pivot '<b>pivot</b> & "one"' \
+    --text '<script>alert(1)</script> your account &amp; balance' \
+    --text 'unsubscribe at http://example.com/?a=1&b=2 <img src=x onerror=alert(2)>' \
+    --text "Member <script>alert(\"key\")</script>" \
+    --text "Member member's <i>one</i>" \
+    --text $'the bank said so.\n\nRegards' \
+    --unmarked right "member's <i>one</i>" ' urgent ' \
+    --unmarked left "member's <i>one</i>" $'-- \nunsubscribe at http://example.com/?a=1&b=2 <img src=x onerror=alert(2)>' \
+    --marked left "member's <i>one</i>" 'Dear customer, <script>alert(1)</script> your account' \
+    --marked right "member's <i>one</i>" 'Dear customer, <script>alert(1)</script> your account' \
+    --unmarked right '<script>alert("key")</script>' 'P.S. Reply within <b>24 hours</b>!' \
+    --unmarked right '<script>alert("key")</script>' 'the people ' \
+    --unmarked left '<script>alert("key")</script>' 'the team '
+
+# The corpus: structure and pairing; the screenshot group shows text on
+# each side that the other lacks (the sellers' names and web sites).
+member="$(tr -d '\n' <"$WORK/spam-screenshot.keys")"
+python3 test/review/check_dom.py "$WORK/spam-screenshot.dom" \
+    --unmarked left "$member" 'Smokes Direct' --unmarked right "$member" 'Cheap Smoking'
+python3 test/review/check_dom.py "$WORK/spam-largest.dom"
+python3 test/review/check_dom.py "$WORK/spam-script.dom"
+
+# The checks bite: the fixture page spoiled three ways must fail them.
+#   pivot-unmarked: the pivot's column without marks (minhash 1.0 marked
+#                   the member only);
+#   raw-script:     one text not escaped;
+#   renumbered:     a chunk number changed in one member column.
+python3 - "$WORK" <<'PY'
+import re, sys
+work = sys.argv[1]
+page = open(f"{work}/fixture.html", encoding="utf-8").read()
+def unmark_pivot(m):
+    return re.sub(r"</?mark[^>]*>", "", m.group(0))
+spoiled = {
+    "pivot-unmarked": re.sub(r'<div class="side pivot">.*?</div></div>', unmark_pivot, page, flags=re.S),
+    "raw-script": page.replace("&lt;script&gt;alert(1)&lt;/script&gt;", "<script>alert(1)</script>", 1),
+    "renumbered": re.sub(r'(<div class="side other">.*?data-chunk=")2"', r'\g<1>3"', page, count=1, flags=re.S),
+}
+for name, html in spoiled.items():
+    assert html != page, name
+    open(f"{work}/spoiled-{name}.html", "w", encoding="utf-8").write(html)
+PY
+for spoiled in pivot-unmarked raw-script renumbered; do
+    chromium_run --dump-dom "file://$WORK/spoiled-$spoiled.html" >"$WORK/spoiled-$spoiled.dom"
+    if python3 test/review/check_dom.py "$WORK/spoiled-$spoiled.dom" 2>"$WORK/spoiled-$spoiled.err"; then
+        die "check_dom.py passed the spoiled page $spoiled"
+    fi
+    say "spoiled page $spoiled fails as it should: $(head -1 "$WORK/spoiled-$spoiled.err" | sed 's/^check_dom: [^:]*: //')"
+done
+
+if [[ -n "${MINHASH_REVIEW_SCREENSHOT:-}" ]]; then
+    chromium_run --screenshot="$MINHASH_REVIEW_SCREENSHOT" --window-size=1200,750 \
+        "file://$WORK/spam-screenshot.html" >/dev/null
+    say "screenshot: $MINHASH_REVIEW_SCREENSHOT"
+fi
+say "ok"
