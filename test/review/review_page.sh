@@ -41,6 +41,7 @@ chromium_run() {
 say "writing the pages with psql"
 psql -X -q -v ON_ERROR_STOP=1 -v work="$WORK" <<'SQL'
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS minhash;
 CREATE TEMP TABLE review_docs (id text PRIMARY KEY, body text);
 INSERT INTO review_docs VALUES
 ('<b>pivot</b> & "one"', E'Dear customer, <script>alert(1)</script> your account &amp; balance\n'
