@@ -20,9 +20,9 @@ before=$(psql_run -At -c "SELECT count(*) FROM conc_docs")
 
 # Four clients insert exactly 4 x 400 rows while four others query.
 insert_log=$(mktemp) query_log=$(mktemp)
-"$PGBENCH" -n -c 4 -j 1 -t 400 -f test/concurrency/insert.sql >"$insert_log" 2>&1 &
+"$PGBENCH" -n -c 4 -j 1 -t 400 -f test/stress/concurrency/insert.sql >"$insert_log" 2>&1 &
 insert_pid=$!
-"$PGBENCH" -n -c 4 -j 1 -t 400 -f test/concurrency/query.sql >"$query_log" 2>&1 &
+"$PGBENCH" -n -c 4 -j 1 -t 400 -f test/stress/concurrency/query.sql >"$query_log" 2>&1 &
 query_pid=$!
 status=0
 wait "$insert_pid" || status=1

@@ -64,13 +64,13 @@ SQL
     local t0 t1 insert_status=0
     t0=$(date +%s.%N)
     "$PGBENCH" -n -c "$inserters" -j 2 -t "$per_client" -D families="$families" \
-        -f test/concurrency_16/insert.sql >"$insert_log" 2>&1 &
+        -f test/stress/concurrency_16/insert.sql >"$insert_log" 2>&1 &
     local insert_pid=$!
     # Queriers: short pgbench runs, one after another, until the inserts end.
     (
         while [[ ! -e "$done_flag" ]]; do
             "$PGBENCH" -n -c "$queriers" -j 1 -t 10 -D families="$families" \
-                -f test/concurrency_16/query.sql >>"$query_log" 2>&1 || echo "pgbench exit status $?" >>"$query_log"
+                -f test/stress/concurrency_16/query.sql >>"$query_log" 2>&1 || echo "pgbench exit status $?" >>"$query_log"
         done
     ) &
     local query_pid=$!
