@@ -19,6 +19,7 @@ set -euo pipefail
 # `source test/lib/common.sh` for its helpers (psql_run, load_corpus, ...) but
 # must not start, stop or trap the cluster.
 EXTRA_SUITES=(
+    test/doc/readme_test.sh
     test/accuracy/accuracy.sh
     test/accuracy/recall.sh
     test/stress/concurrency.sh

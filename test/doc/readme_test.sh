@@ -94,6 +94,9 @@ for sqlf in "$work"/*.sql; do
             fail="${fail:+$fail; }shown result differs"
         fi
     fi
+    if [[ -n "${MINHASH_DOC_PRINT:-}" ]]; then   # for writing the README: every output
+        echo "=== block at $README:$line"; cat "$b.out"
+    fi
     if [[ -n "$fail" ]]; then
         n_failed=$((n_failed + 1))
         echo "doc test: FAILED: the sql block at $README:$line: $fail"
