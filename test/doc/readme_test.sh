@@ -56,7 +56,7 @@ function flush_text() { }
         state = "sql"; marker = ""; next
     }
     if (line ~ /^[ \t]*$/) next
-    if (match(line, /<!-- doc-test: error [0-9A-Z]{5} -->/)) {
+    if (match(line, /<!-- doc-test: error [0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z] -->/)) {
         marker = line; sub(/.*<!-- doc-test: error /, "", marker); sub(/ -->.*/, "", marker); next
     }
     marker = ""
