@@ -25,7 +25,7 @@ read -r -a SHARD_PORTS <<<"${MINHASH_SHARD_PORTS:-5490 5491 5492}"
 SHARD_CONF="shared_buffers = 256MB
 max_wal_size = 4GB
 checkpoint_timeout = 30min"
-# shellcheck source-path=SCRIPTDIR source=lib/shard_clusters.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/shard_clusters.sh
 source test/lib/shard_clusters.sh
 trap 'shard_clusters_stop' EXIT
 trap 'exit 130' INT

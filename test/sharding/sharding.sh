@@ -30,7 +30,7 @@ cd "$REPO_ROOT"
 SHARD_DIR="${MINHASH_SHARD_DIR:-$CACHE_DIR/sharding}"
 read -r -a SHARD_PORTS <<<"${MINHASH_SHARD_PORTS:-5490 5491 5492}"
 ((${#SHARD_PORTS[@]} == 3)) || die "MINHASH_SHARD_PORTS: three ports, coordinator first"
-# shellcheck source-path=SCRIPTDIR source=lib/shard_clusters.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/shard_clusters.sh
 source test/lib/shard_clusters.sh
 trap 'shard_clusters_stop' EXIT
 trap 'exit 130' INT
