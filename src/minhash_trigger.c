@@ -23,7 +23,7 @@
  * The query sees what the statement's snapshot sees: rows of transactions
  * that have not committed are invisible, so two near-duplicates inserted at
  * the same time by different transactions are not flagged against each
- * other (DESIGN.md, "Flagging duplicates on insert").  The 'lock' mode
+ * other (README, "Flagging duplicates on insert").  The 'lock' mode
  * serializes them instead: see lock_near_duplicates().
  */
 #include "postgres.h"
