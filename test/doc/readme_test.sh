@@ -17,9 +17,10 @@
 #
 # Ends with `doc test: N blocks run, M outputs compared[, K failed]`; exits 1
 # if any block failed. MINHASH_DOC_README / MINHASH_DOC_DB override the file
-# and the database name (readme_doctest, dropped and created each run).
+# and the database name (readme_doctest, dropped and created each run);
+# MINHASH_DOC_PRINT=1 prints every block's output (for writing the README).
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 README="${MINHASH_DOC_README:-README.md}"
 DB="${MINHASH_DOC_DB:-readme_doctest}"
 [[ -f "$README" ]] || { echo "doc test: $README not found"; exit 1; }
