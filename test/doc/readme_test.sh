@@ -74,7 +74,8 @@ for sqlf in "$work"/*.sql; do
     want_err=""; [[ -f "$b.error" ]] && want_err="$(cat "$b.error")"
     # VERBOSITY=verbose puts the SQLSTATE into each error line; it is taken
     # out again (with the LOCATION line) before the output is compared.
-    psql -X -d "$DB" -v VERBOSITY=verbose <"$sqlf" >"$b.raw" 2>&1
+    # in the scratch folder: a block that writes a file (\o) writes it there
+    (cd "$work" && psql -X -d "$DB" -v VERBOSITY=verbose <"$sqlf" >"$b.raw" 2>&1)
     n_run=$((n_run + 1))
     mapfile -t states < <(sed -n 's/^\(psql:[^:]*:[0-9]*: \)\{0,1\}ERROR:  \([0-9A-Z]\{5\}\): .*/\2/p' "$b.raw")
     sed -e 's/^psql:<stdin>:[0-9]*: //' \
