@@ -13,7 +13,9 @@
 # block (blank lines between are allowed), it is the block's shown result:
 # psql's output (stdout and stderr as a terminal shows them, without the
 # `psql:<stdin>:N:` prefix) must equal it, trailing blanks ignored. psql runs
-# with -X and default settings: only what a block itself sets applies.
+# with -X and default settings: only what a block itself sets applies. SQL
+# under another fence name (```psql, ```postgresql, ...) is refused: it
+# would go untested.
 #
 # Ends with `doc test: N blocks run, M outputs compared[, K failed]`; exits 1
 # if any block failed. MINHASH_DOC_README / MINHASH_DOC_DB override the file
@@ -62,6 +64,12 @@ function flush_text() { }
     }
     marker = ""
 }' "$README"
+
+# SQL under another fence name would go untested: refuse it.
+if grep -nE '^[[:space:]]*```[[:space:]]*(psql|pgsql|plpgsql|postgres|postgresql|SQL|Sql)[[:space:]]*$' "$README"; then
+    echo "doc test: SQL in a fence other than \`\`\`sql (above) is not run; write \`\`\`sql"
+    exit 1
+fi
 
 psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null || exit 1
 psql -X -q -d "$DB" -v ON_ERROR_STOP=1 -f test/doc/fixture.sql >/dev/null || { echo "doc test: the fixture failed"; exit 1; }
