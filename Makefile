@@ -61,7 +61,7 @@ ISOLATION_OPTS = --inputdir=test/isolation
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 PG_CXXFLAGS = -std=c++17
-# Test build only (test/fault_injection.sh builds it in a copy of the tree):
+# Test build only (test/stress/fault_injection.sh builds it in a copy of the tree):
 # compiles a throw point into every core boundary (src/core/boundary.hpp).
 ifeq ($(FAULT_INJECTION),1)
 PG_CPPFLAGS += -DMH_FAULT_INJECTION

@@ -2,7 +2,7 @@
  * minhash_fault.c
  *	  SQL access to the core's throw points, in the fault-injection build
  *	  only (make FAULT_INJECTION=1).  No install script declares these:
- *	  test/fault_injection.sh creates them against its own build, and in the
+ *	  test/stress/fault_injection.sh creates them against its own build, and in the
  *	  normal build this file compiles to nothing.
  */
 #include "postgres.h"

@@ -19,28 +19,29 @@ set -euo pipefail
 # `source test/lib/common.sh` for its helpers (psql_run, load_corpus, ...) but
 # must not start, stop or trap the cluster.
 EXTRA_SUITES=(
-    test/accuracy.sh
-    test/recall.sh
-    test/concurrency.sh
-    test/trigger_concurrency.sh
-    test/concurrency_16_short.sh
-    test/benchmark.sh
-    test/index_benchmark.sh
-    test/explain_accuracy.sh
-    test/explain_benchmark.sh
-    test/group_accuracy.sh
-    test/fuzz.sh
-    test/fuzz_sql.sh
-    test/differential.sh
-    test/dump_restore.sh
+    test/doc/readme_test.sh
+    test/accuracy/accuracy.sh
+    test/accuracy/recall.sh
+    test/stress/concurrency.sh
+    test/stress/trigger_concurrency.sh
+    test/stress/concurrency_16_short.sh
+    test/bench/benchmark.sh
+    test/bench/index_benchmark.sh
+    test/accuracy/explain_accuracy.sh
+    test/bench/explain_benchmark.sh
+    test/accuracy/group_accuracy.sh
+    test/fuzz/fuzz.sh
+    test/fuzz/fuzz_sql.sh
+    test/accuracy/differential.sh
+    test/upgrade/dump_restore.sh
     test/upgrade/fresh_vs_upgraded.sh
-    test/pg_upgrade.sh
-    test/crash_recovery_short.sh
-    test/cancel_short.sh
+    test/upgrade/pg_upgrade.sh
+    test/stress/crash_recovery_short.sh
+    test/stress/cancel_short.sh
     test/stress/interrupts.sh
-    test/sharding.sh
-    test/fault_injection.sh
-    test/sqlsmith.sh
+    test/sharding/sharding.sh
+    test/stress/fault_injection.sh
+    test/fuzz/sqlsmith.sh
     test/clients/clients.sh
     test/review/review_page.sh
 )

@@ -2,7 +2,7 @@
 //   Where the engine's exceptions stop.  Every exported function whose body
 //   can throw runs it in guarded(), which turns any exception into a status,
 //   and starts it with MH_INJECTION_POINT, through which the fault-injection
-//   build (make FAULT_INJECTION=1, test/fault_injection.sh) throws there to
+//   build (make FAULT_INJECTION=1, test/stress/fault_injection.sh) throws there to
 //   show that the boundary holds.  In the normal build the point is nothing.
 #pragma once
 

@@ -1,6 +1,6 @@
 // fault_injection.cpp
 //   The throw points of the fault-injection build (make FAULT_INJECTION=1,
-//   run by test/fault_injection.sh), and the list of every exported function
+//   run by test/stress/fault_injection.sh), and the list of every exported function
 //   with how its boundary is covered.  The normal build compiles nothing here.
 #ifdef MH_FAULT_INJECTION
 
@@ -23,7 +23,7 @@ struct Boundary
 // Every function minhash_core.h exports.  A body that can throw is
 // guarded() and has an injection point; the others call nothing that
 // throws (no allocation, no library call that can throw), so noexcept
-// costs nothing.  test/fault_injection.sh checks this list against the
+// costs nothing.  test/stress/fault_injection.sh checks this list against the
 // library's exported symbols and the MH_INJECTION_POINT uses.
 constexpr Boundary kBoundaries[] = {
     {"mh_builder_size", nullptr},

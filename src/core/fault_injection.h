@@ -2,7 +2,7 @@
  * fault_injection.h
  *	  The test build's control of the core's throw points (make
  *	  FAULT_INJECTION=1; see src/core/boundary.hpp and
- *	  test/fault_injection.sh).  Nothing here exists in the normal build.
+ *	  test/stress/fault_injection.sh).  Nothing here exists in the normal build.
  */
 #ifndef MINHASH_FAULT_INJECTION_H
 #define MINHASH_FAULT_INJECTION_H

@@ -5,7 +5,7 @@
 --   exact_shingles(id, h)   one row per distinct shingle of a body
 --   exact_sizes(id, n)      distinct shingles per body (bodies with some)
 --   exact_pairs(id_a, id_b, j), id_a < id_b
--- Use: \set min_j 0.3  then  \ir corpus/exact_pairs.sql
+-- Use: \set min_j 0.3  then  \ir ../corpus/exact_pairs.sql
 CREATE TEMP TABLE exact_shingles AS
 SELECT id, unnest(shingle_hashes(body)) AS h FROM spam_messages;
 CREATE TEMP TABLE exact_sizes AS SELECT id, count(*) AS n FROM exact_shingles GROUP BY id;

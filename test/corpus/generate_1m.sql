@@ -1,5 +1,5 @@
--- The 1M-document corpus for the scale benchmarks (test/bench_1m.sql,
--- test/group_bench_1m.sql), deterministic: table bench_docs(id, family, body,
+-- The 1M-document corpus for the scale benchmarks (test/bench/bench_1m.sql,
+-- test/bench/group_bench_1m.sql), deterministic: table bench_docs(id, family, body,
 -- sig).  100,000 families of 10: member 0 is 80 words drawn from a
 -- 50,000-word vocabulary by a hash of (family, position); member m > 0 edits
 -- it the way documents drift: m words replaced, m words inserted in the

@@ -9,7 +9,7 @@
 #   psql_run           psql -X -P pager=off -v ON_ERROR_STOP=1 "$@"
 #   install_cluster_traps  trap EXIT/INT/TERM/HUP so the cluster always stops
 # and exports PGHOST, PGPORT, PGUSER, PGDATABASE (and PG_CONFIG) for clients.
-# Test scripts that run_all.sh runs against its cluster (test/accuracy.sh)
+# Test scripts that run_all.sh runs against its cluster (test/accuracy/accuracy.sh)
 # may source this for psql_run, load_corpus, REPO_ROOT, ...; they must not
 # call cluster_start, cluster_stop or install_cluster_traps.
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Three throwaway clusters on loopback (unix sockets only) for the sharding
-# suites (test/sharding.sh, test/shard_bench_1m.sh): a coordinator and two
+# suites (test/sharding/sharding.sh, test/bench/shard_bench_1m.sh): a coordinator and two
 # shards, one socket directory for all three.  Source after lib/common.sh and
 # set first:
 #   SHARD_DIR      directory for the data directories, logs and the socket
