@@ -43,6 +43,7 @@ GLUE_OBJS = \
 	src/minhash_io.o \
 	src/minhash_ops.o \
 	src/minhash_query.o \
+	src/minhash_selectivity.o \
 	src/minhash_type.o \
 	src/minhash_explain.o \
 	src/minhash_interval.o \
@@ -51,7 +52,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report aggregate trigger group security bad_input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report aggregate trigger group prepared security bad_input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
