@@ -56,13 +56,14 @@ END $$;
 
 SELECT oprrest::text AS estimator FROM pg_operator
  WHERE oprname = '%>' AND oprleft = 'minhash'::regtype \gset
+\echo 'Estimator of %> in this installation (after):' :estimator
 
 CREATE TEMP TABLE results (threshold float8, mode text, ms numeric, plan text);
-SELECT pg_temp.use_estimator('matchingsel');
+SELECT pg_temp.use_estimator('matchingsel') \gset
 INSERT INTO results
 SELECT t, 'generic, 1.0 estimator', r.* FROM unnest('{0.3,0.5,0.7,0.8,0.9}'::float8[]) t,
        pg_temp.lookup_ms('force_generic_plan', t, :probes, :reps) r;
-SELECT pg_temp.use_estimator(:'estimator');
+SELECT pg_temp.use_estimator(:'estimator') \gset
 INSERT INTO results
 SELECT t, m, r.* FROM unnest('{0.3,0.5,0.7,0.8,0.9}'::float8[]) t,
        unnest('{force_generic_plan,force_custom_plan,auto,seqscan}'::text[]) m,
