@@ -43,6 +43,7 @@ GLUE_OBJS = \
 	src/minhash_io.o \
 	src/minhash_ops.o \
 	src/minhash_query.o \
+	src/minhash_selectivity.o \
 	src/minhash_type.o \
 	src/minhash_explain.o \
 	src/minhash_interval.o \
@@ -52,7 +53,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger group security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger group prepared security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.

@@ -968,3 +968,20 @@ $page$,
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer) IS 'one group as a self-contained HTML page for review: a summary, then each member beside its pivot with the chunks they share marked in the same colour on both sides and what differs plain; every input escaped; save it with psql''s \o in unaligned, tuples-only mode';
+
+-------------------------------------------------------------------------------
+-- Everyday use: planning prepared statements
+-------------------------------------------------------------------------------
+
+-- A generic plan of resembles(sig, $1, $2) cannot see the threshold, and
+-- below what the index's layout guarantees a gin_minhash_ops scan reads
+-- every posting list: matchingsel let such plans take the index at any
+-- threshold.  %> gets an estimator that says so (src/minhash_selectivity.c):
+-- selectivity 1 when the operand is not a constant and the index may read
+-- everything, matchingsel otherwise.
+CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_query_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
+
+ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);

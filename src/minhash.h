@@ -94,4 +94,7 @@ extern MinHash *minhash_query_signature(Datum datum, double *threshold);
 /* minhash_lsh.c */
 extern void minhash_check_layout(int32 bands, int32 rows, uint32 num_perm);
 
+/* minhash_gin.c */
+extern bool minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold);
+
 #endif							/* MINHASH_H */

@@ -125,6 +125,37 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 }
 
 /*
+ * Whether an index with these opclass options (parsed, as IndexOptInfo keeps
+ * them; NULL: none given) narrows a query at threshold over signatures of
+ * num_perm values, i.e. whether extract_query would demand matching keys
+ * rather than read every item.  For the planner (minhash_selectivity.c), so
+ * it never raises: options this library cannot read count as narrowing, and
+ * the scan itself reports them.
+ */
+bool
+minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
+{
+	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
+	MhIndexLayout layout;
+
+	if (options != NULL)
+	{
+		const MinHashGinOptions *given = (const MinHashGinOptions *) options;
+
+		if (given->layout < 1 || given->bands < 0 || given->rows < 0)
+			return true;
+		index_options.layout = (uint32) given->layout;
+		index_options.threshold = given->threshold;
+		index_options.key_bits = (uint32) given->key_bits;
+		index_options.bands = (uint32) given->bands;
+		index_options.rows = (uint32) given->rows;
+	}
+	if (mh_index_layout(&index_options, num_perm, &layout) != MH_OK)
+		return true;
+	return mh_max_disagreements(threshold, num_perm) < layout.bands;
+}
+
+/*
  * The GIN keys of a signature (mh_index_keys): one per band, ascending.
  * Keys of fewer bits make rows share keys, so GIN stores fewer, longer
  * (compressed) posting lists; the extra candidates are rechecked.

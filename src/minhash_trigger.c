@@ -10,7 +10,7 @@
  *
  * The lookup is one SPI query through the %> operator, which the GIN index
  * serves.  Every name in it comes from the catalogs and is quoted, the
- * threshold is parsed here and passed as a parameter, and every operator
+ * threshold is parsed here and written as a float8 constant, and every operator
  * and function is schema-qualified, so neither the trigger's arguments nor
  * the caller's search_path can change what the query does.  The key is
  * stored in the flag column as an assignment stores it: a key that does not
@@ -30,7 +30,10 @@
 
 #include <stdlib.h>
 
+#include "access/genam.h"
+#include "access/gin_private.h"
 #include "access/htup_details.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
@@ -101,7 +104,7 @@ typedef struct FlagTriggerEntry
 	FlagTrigger *flag_trigger;
 } FlagTriggerEntry;
 
-#define LOOKUP_NARGS 3
+#define LOOKUP_NARGS 2
 
 /* The trigger manager must call us BEFORE INSERT OR UPDATE, FOR EACH ROW. */
 static TriggerData *
@@ -338,10 +341,14 @@ read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *co
 /*
  * The lookup: the key of the most similar other row at or above the
  * threshold, in the key column's type, ties broken by the smaller key.  $1
- * is the new signature, $2 the threshold, $3 the old row's ctid on UPDATE
- * (NULL on INSERT).
+ * is the new signature, $2 the old row's ctid on UPDATE (NULL on INSERT).
  * %> with minhash_query() is the operator the GIN index serves.  Rows
  * with a NULL key are skipped: NULL means "no duplicate".
+ * The threshold, fixed for the trigger, is written into the query as a
+ * float8 constant (%.17g reads back as the same double), not passed as a
+ * parameter: after five rows the kept plan becomes a generic plan, and the
+ * planner takes the index for it only when it can see that the index
+ * narrows the lookup at this threshold (minhash_selectivity.c).
  */
 static char *
 lookup_query(Relation rel, const FlagConfig *config, Oid extension_schema)
@@ -357,12 +364,12 @@ lookup_query(Relation rel, const FlagConfig *config, Oid extension_schema)
 	appendStringInfo(&query, "SELECT t.%s", key);
 	appendStringInfo(&query,
 					 " FROM ONLY %s t"
-					 " WHERE t.%s OPERATOR(%s.%%>) %s.minhash_query($1, $2)"
+					 " WHERE t.%s OPERATOR(%s.%%>) %s.minhash_query($1, '%.17g'::pg_catalog.float8)"
 					 " AND t.%s IS NOT NULL"
-					 " AND ($3 IS NULL OR t.ctid OPERATOR(pg_catalog.<>) $3)"
+					 " AND ($2 IS NULL OR t.ctid OPERATOR(pg_catalog.<>) $2)"
 					 " ORDER BY %s.resemblance(t.%s, $1) DESC, t.%s"
 					 " LIMIT 1",
-					 table, sig, ext, ext, key, ext, sig, key);
+					 table, sig, ext, ext, config->threshold, key, ext, sig, key);
 	return query.data;
 }
 
@@ -509,8 +516,7 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
 	MemoryContextSwitchTo(caller_context);
 
 	argtypes[0] = flag_trigger->config.minhash_type;
-	argtypes[1] = FLOAT8OID;
-	argtypes[2] = TIDOID;
+	argtypes[1] = TIDOID;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	plan = SPI_prepare(query, LOOKUP_NARGS, argtypes);
@@ -533,6 +539,60 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
 		flag_triggers_to_free = true;
 	building_relid = InvalidOid;
 	return flag_trigger;
+}
+
+/*
+ * The index options a trigger's lookups are slow with.
+ *
+ * With fastupdate on (GIN's default) an index queues new entries in a
+ * pending list, and every scan reads the whole list: each row a load
+ * inserts makes the next rows' lookups slower, until VACUUM, autovacuum or
+ * gin_pending_list_limit merges the list (test/bench/trigger_index.sh:
+ * 2,000 rows load about 37 times slower than with fastupdate off, slower
+ * than with no index at all).  The README creates the index WITH (fastupdate
+ * = off); a trigger whose signature column has a GIN index with fastupdate
+ * on says so, once per trigger and session.
+ */
+static List *triggers_warned_fastupdate = NIL;
+
+static void
+warn_fastupdate(TriggerData *trigdata, const FlagTrigger *flag_trigger)
+{
+	Relation	rel = trigdata->tg_relation;
+	List	   *indexes;
+	ListCell   *cell;
+
+	if (list_member_oid(triggers_warned_fastupdate, flag_trigger->trigger_oid))
+		return;
+	indexes = RelationGetIndexList(rel);
+	foreach(cell, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(cell), AccessShareLock);
+		bool		slow = index->rd_rel->relam == GIN_AM_OID &&
+			index->rd_index->indnkeyatts >= 1 &&
+			index->rd_index->indkey.values[0] == flag_trigger->config.sig_attnum &&
+			GinGetUseFastUpdate(index);
+		char	   *index_name = slow ? quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
+																 RelationGetRelationName(index)) : NULL;
+
+		index_close(index, AccessShareLock);
+		if (!slow)
+			continue;
+		{
+			MemoryContext caller_context = MemoryContextSwitchTo(TopMemoryContext);
+
+			triggers_warned_fastupdate = lappend_oid(triggers_warned_fastupdate, flag_trigger->trigger_oid);
+			MemoryContextSwitchTo(caller_context);
+		}
+		ereport(WARNING,
+				(errmsg("index %s has fastupdate on, which slows down trigger \"%s\"",
+						index_name, trigdata->tg_trigger->tgname),
+				 errdetail("Every lookup of the trigger reads the index's pending list of recent insertions, which grows with each row inserted until it is merged."),
+				 errhint("Run ALTER INDEX %s SET (fastupdate = off), then SELECT gin_clean_pending_list(%s).",
+						 index_name, quote_literal_cstr(index_name))));
+		break;
+	}
+	list_free(indexes);
 }
 
 /* The trigger's entry, built on its first row or after an invalidation. */
@@ -560,6 +620,7 @@ flag_trigger_for(TriggerData *trigdata, Oid function_oid)
 	flag_trigger = build_flag_trigger(trigdata, function_oid);
 	entry = hash_search(flag_trigger_by_oid, &trigger_oid, HASH_ENTER, NULL);
 	entry->flag_trigger = flag_trigger;
+	warn_fastupdate(trigdata, flag_trigger);
 	return flag_trigger;
 }
 
@@ -625,7 +686,7 @@ most_similar_key(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum s
 	const FlagConfig *config = &flag_trigger->config;
 	MemoryContext caller_context = CurrentMemoryContext;
 	Datum		values[LOOKUP_NARGS];
-	char		nulls[LOOKUP_NARGS] = {' ', ' ', ' '};
+	char		nulls[LOOKUP_NARGS] = {' ', ' '};
 	Datum		result = (Datum) 0;
 	int			status;
 
@@ -634,13 +695,12 @@ most_similar_key(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum s
 		elog(ERROR, "SPI_connect failed");
 
 	values[0] = sig;
-	values[1] = Float8GetDatum(config->threshold);
 	if (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
-		values[2] = PointerGetDatum(&trigdata->tg_trigtuple->t_self);
+		values[1] = PointerGetDatum(&trigdata->tg_trigtuple->t_self);
 	else
 	{
-		values[2] = (Datum) 0;
-		nulls[2] = 'n';
+		values[1] = (Datum) 0;
+		nulls[1] = 'n';
 	}
 
 	status = SPI_execute_plan(flag_trigger->plan, values, nulls, false, 1);
