@@ -54,4 +54,13 @@
 #define MarkGUCPrefixReserved(className) EmitWarningsOnPlaceholders(className)
 #endif
 
+/*
+ * 17 added transaction_timeout, whose expiry sets TransactionTimeoutPending.
+ * Before 17 there is no such timeout, so it is never pending.
+ */
+#if PG_VERSION_NUM < 170000
+#define TransactionTimeoutPending false
+#define TransactionTimeout 0
+#endif
+
 #endif							/* PG_COMPAT_H */

@@ -16,8 +16,10 @@
 #   - apt-get source --download-only postgresql-MAJOR, unpacks the upstream
 #     (orig) tarball only -- no Debian patches, a plain upstream layout;
 #   - configure --prefix=CACHE/MAJOR --without-icu --without-readline
-#     --without-zlib, make -j2, make install, plus contrib pg_trgm and
-#     postgres_fdw and the isolation tester (pg_isolation_regress for PGXS).
+#     --without-zlib, make -j2, make install, plus the contrib modules of
+#     CONTRIBS (pg_trgm, postgres_fdw, citext) and the isolation tester
+#     (pg_isolation_regress for PGXS).  A contrib module added to CONTRIBS
+#     later is built into a cached server from the same tarball (PGXS).
 # It never touches Debian's own /usr/lib/postgresql or /usr/share/postgresql.
 #
 # Environment: MINHASH_PG_CACHE (default /var/cache/minhash-pg),
@@ -41,14 +43,45 @@ esac
 PREFIX="$CACHE/$MAJOR"
 STAMP="$PREFIX/.minhash-build-done"
 PG_CONFIG_PATH="$PREFIX/bin/pg_config"
-# What a finished build has (the stamp is written last).
-complete() {
+# The contrib modules the tests use (sql/security.sql: citext).
+CONTRIBS=(pg_trgm postgres_fdw citext)
+SRC_ROOT="$CACHE/src/$MAJOR"
+LOG="$CACHE/build-$MAJOR.log"
+
+# The server, its headers and the isolation tester (the stamp is written last).
+server_complete() {
     [[ -f "$STAMP" && -x "$PG_CONFIG_PATH" ]] &&
-        [[ -x "$(dirname "$("$PG_CONFIG_PATH" --pgxs)")/../test/isolation/pg_isolation_regress" ]] &&
-        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/pg_trgm.control" ]] &&
-        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/postgres_fdw.control" ]]
+        [[ -x "$(dirname "$("$PG_CONFIG_PATH" --pgxs)")/../test/isolation/pg_isolation_regress" ]]
+}
+missing_contribs() {
+    local c
+    for c in "${CONTRIBS[@]}"; do
+        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/$c.control" ]] || echo "$c"
+    done
+}
+complete() { server_complete && [[ -z "$(missing_contribs)" ]]; }
+
+# A contrib module added to CONTRIBS after the server was cached: built from
+# the same orig tarball through PGXS, without rebuilding the server.
+add_contribs() {
+    local orig c tmp
+    orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
+    [[ -f "${orig[0]}" ]] || die "no orig tarball in $SRC_ROOT to build contrib modules from"
+    tmp="$(mktemp -d)"
+    for c in $(missing_contribs); do
+        say "PostgreSQL $MAJOR: adding contrib $c"
+        tar -xf "${orig[0]}" -C "$tmp" --strip-components=1 --wildcards "*/contrib/$c"
+        make -C "$tmp/contrib/$c" USE_PGXS=1 PG_CONFIG="$PG_CONFIG_PATH" -j"$JOBS" install >>"$LOG" 2>&1 ||
+            { rm -rf "$tmp"; tail -30 "$LOG" >&2; die "build of contrib $c for PostgreSQL $MAJOR failed (log: $LOG)"; }
+    done
+    rm -rf "$tmp"
+    chmod -R a+rX "$PREFIX"
 }
 
+if server_complete && [[ -n "$(missing_contribs)" ]]; then
+    [[ $EUID -eq 0 ]] || die "adding contrib modules to PostgreSQL $MAJOR needs root ($CACHE)"
+    add_contribs
+fi
 if complete; then
     say "PostgreSQL $MAJOR: cached ($("$PG_CONFIG_PATH" --version))"
     echo "$PG_CONFIG_PATH"
@@ -60,8 +93,6 @@ case "$PREFIX" in
     /usr/lib/postgresql*|/usr/share/postgresql*|/usr|/usr/*) die "refusing to install into $PREFIX" ;;
 esac
 
-SRC_ROOT="$CACHE/src/$MAJOR"
-LOG="$CACHE/build-$MAJOR.log"
 mkdir -p "$SRC_ROOT"
 : >"$LOG"
 START=$SECONDS
@@ -119,8 +150,9 @@ say "configure, make -j$JOBS (log: $LOG)"
     ./configure --prefix="$PREFIX" --without-icu --without-readline --without-zlib
     make -j"$JOBS"
     make install
-    make -C contrib/pg_trgm -j"$JOBS" install
-    make -C contrib/postgres_fdw -j"$JOBS" install
+    for c in "${CONTRIBS[@]}"; do
+        make -C "contrib/$c" -j"$JOBS" install
+    done
     # pg_isolation_regress + isolationtester where PGXS's installcheck looks
     # (pgxsdir/src/test/isolation).  Before 14 their install target builds
     # but does not install them: copy them, as Debian's packaging does.
