@@ -41,6 +41,10 @@ EXTRA_SUITES=(
     test/sharding.sh
     test/fault_injection.sh
     test/sqlsmith.sh
+    # PostgreSQL 13 and 18 (built once into /var/cache/minhash-pg, then
+    # reused): build + installcheck each; then pg_upgrade 15 -> 18.
+    test/versions/matrix.sh
+    test/versions/pg_upgrade_15_to_18.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

@@ -3,7 +3,7 @@
 # the clone, for test/versions/matrix.sh. Idempotent: a finished build leaves a
 # stamp file and a second run only prints the pg_config path.
 #
-#   bash test/versions/build_postgres.sh MAJOR      # 13 or 18
+#   bash test/versions/build_postgres.sh MAJOR      # 13, 15 or 18
 #
 # Prints the path of the built pg_config on its last line of stdout (progress
 # goes to stderr, the build's output to a log in the cache).
@@ -34,10 +34,14 @@ say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 # The Debian suite whose archive carries the source package of each major.
+# 15 is Debian 12's own; its upstream build serves test/versions/
+# pg_upgrade_15_to_18.sh when Debian's 15 cannot be upgraded to the 18 built
+# here (see there).
 case "$MAJOR" in
     13) SUITE=bullseye ;;
+    15) SUITE=bookworm ;;
     18) SUITE=sid ;;
-    *)  die "usage: $0 MAJOR (13 or 18; 15 is Debian 12's own)" ;;
+    *)  die "usage: $0 MAJOR (13, 15 or 18)" ;;
 esac
 
 PREFIX="$CACHE/$MAJOR"
@@ -130,10 +134,17 @@ fi
 shopt -s nullglob
 orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
 if ((${#orig[@]} == 0)); then
-    say "downloading the source package postgresql-$MAJOR ($SUITE)"
-    (cd "$SRC_ROOT" && apt-get source --download-only -q "postgresql-$MAJOR") >>"$LOG" 2>&1 ||
-        { tail -20 "$LOG" >&2; die "apt-get source failed (log: $LOG)"; }
+    # The newest version whose files the archive still has (a security
+    # update's files can be missing from the mirror while it is listed).
+    for v in $(apt-cache showsrc "postgresql-$MAJOR" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -rV | uniq); do
+        say "downloading the source package postgresql-$MAJOR=$v"
+        if (cd "$SRC_ROOT" && apt-get source --download-only -q "postgresql-$MAJOR=$v") >>"$LOG" 2>&1; then
+            break
+        fi
+        rm -f "$SRC_ROOT"/postgresql-"$MAJOR"_*
+    done
     orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
+    ((${#orig[@]} > 0)) || { tail -20 "$LOG" >&2; die "apt-get source postgresql-$MAJOR failed (log: $LOG)"; }
 fi
 ((${#orig[@]} == 1)) || die "expected one orig tarball in $SRC_ROOT, found ${#orig[@]}"
 
