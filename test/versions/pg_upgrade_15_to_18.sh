@@ -29,9 +29,10 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO="$(cd "$HERE/../.." && pwd -P)"
-# Where the round-trip scripts shared with test/pg_upgrade.sh and
-# test/dump_restore.sh live.
-ROUNDTRIP="${MINHASH_ROUNDTRIP_DIR:-$REPO/test}"
+# Where the round-trip scripts shared with pg_upgrade.sh and dump_restore.sh
+# live (test/upgrade/ once test/ is grouped by purpose, test/ before).
+ROUNDTRIP="${MINHASH_ROUNDTRIP_DIR:-$REPO/test/upgrade}"
+[[ -f "$ROUNDTRIP/roundtrip_content.sql" || -n "${MINHASH_ROUNDTRIP_DIR:-}" ]] || ROUNDTRIP="$REPO/test"
 
 # shellcheck source=test/lib/common.sh
 source "$REPO/test/lib/common.sh"
