@@ -2,11 +2,14 @@
 # pg_upgrade --link from PostgreSQL 15 to 18 of a database with minhash
 # content: the path users take when they upgrade PostgreSQL.
 #
-#   bash test/versions/pg_upgrade_15_to_18.sh      (as root; ~1.5 min cached)
+#   bash test/versions/pg_upgrade_15_to_18.sh      (as root; 20-60 s cached)
 #
 # The old cluster runs the PostgreSQL 15 of PG_CONFIG (default: pg_config,
 # Debian's; the extension must be installed there, as test/run_all.sh does,
-# or in a private copy: PG_CONFIG=/work/pg-NAME/.../pg_config).  The new one
+# or in a private copy: PG_CONFIG=/work/pg-NAME/.../pg_config) -- unless
+# that server cannot be upgraded to the cached 18 at all (Debian's 15.20
+# cannot, see below): then PostgreSQL 15 built from Debian's source package
+# into the version cache, with the extension built from this tree.  The new one
 # runs PostgreSQL 18 from the version cache (test/versions/build_postgres.sh,
 # built on first use), with the extension built from this tree and installed
 # into that cache.  The old cluster gets the content of
