@@ -103,7 +103,19 @@ START=$SECONDS
 
 # --- source package -------------------------------------------------------
 LIST=/etc/apt/sources.list.d/minhash-pg-src-$SUITE.sources
-if [[ ! -f "$LIST" ]]; then
+# Whether apt already has deb-src for the suite (one-line or deb822 format):
+# configured twice, apt warns on every update.
+has_deb_src() {
+    grep -qsE "^deb-src[[:space:]]+(\[[^]]*\][[:space:]]+)?[^[:space:]]+[[:space:]]+${SUITE}[[:space:]]" \
+        /etc/apt/sources.list /etc/apt/sources.list.d/*.list && return 0
+    awk -v suite="$SUITE" '
+        /^[[:space:]]*$/ { if (src && found) hit = 1; src = 0; found = 0; next }
+        /^Types:/ && / deb-src/ { src = 1 }
+        /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) found = 1 }
+        END { if (src && found) hit = 1; exit !hit }
+    ' /etc/apt/sources.list.d/*.sources 2>/dev/null
+}
+if [[ ! -f "$LIST" ]] && ! has_deb_src; then
     say "adding deb-src for $SUITE ($LIST)"
     cat >"$LIST" <<SRC
 # Added by minhash test/versions/build_postgres.sh: source packages only
