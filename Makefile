@@ -80,7 +80,7 @@ include $(PGXS)
 
 # PGXS tracks no header dependencies on Debian's build: spell them out.
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
-$(GLUE_OBJS): src/minhash.h src/core/minhash_core.h
+$(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).

@@ -64,7 +64,7 @@ extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
 /* minhash_glue_shared.c */
 struct Tuplestorestate;
 extern int	minhash_cancel_pending(void *arg);
-extern void minhash_end_interrupted(void) pg_attribute_noreturn();
+pg_noreturn extern void minhash_end_interrupted(void);
 extern struct Tuplestorestate *minhash_materialize_result(FunctionCallInfo fcinfo, TupleDesc *tupdesc);
 extern const char *minhash_text_utf8(text *doc, size_t *length);
 extern void minhash_sort_int32(int32 *values, size_t count);

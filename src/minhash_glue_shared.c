@@ -41,10 +41,8 @@ minhash_cancel_pending(void *arg)
 		return 0;
 	if (QueryCancelPending || ProcDiePending || ClientConnectionLost)
 		return 1;
-#if PG_VERSION_NUM >= 170000
 	if (TransactionTimeoutPending && TransactionTimeout > 0)
 		return 1;
-#endif
 	return 0;
 }
 

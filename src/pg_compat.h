@@ -12,6 +12,14 @@
 #define PG_COMPAT_H
 
 /*
+ * 13 is the oldest server we build against: gin_minhash_ops takes operator
+ * class options (bands, rows, ...), which 13 introduced.
+ */
+#if PG_VERSION_NUM < 130000
+#error "minhash requires PostgreSQL 13 or later"
+#endif
+
+/*
  * The varlena macros (VARSIZE, VARDATA, ...) live in varatt.h since 16, and
  * 18's postgres.h no longer includes it.  Before 16 postgres.h defines them.
  */
@@ -52,6 +60,15 @@
  */
 #if PG_VERSION_NUM < 150000
 #define MarkGUCPrefixReserved(className) EmitWarningsOnPlaceholders(className)
+#endif
+
+/*
+ * 17 added transaction_timeout, whose expiry sets TransactionTimeoutPending.
+ * Before 17 there is no such timeout, so it is never pending.
+ */
+#if PG_VERSION_NUM < 170000
+#define TransactionTimeoutPending false
+#define TransactionTimeout 0
 #endif
 
 #endif							/* PG_COMPAT_H */

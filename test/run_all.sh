@@ -44,6 +44,11 @@ EXTRA_SUITES=(
     test/fuzz/sqlsmith.sh
     test/clients/clients.sh
     test/review/review_page.sh
+    # PostgreSQL 13 and 18 (built once into /var/cache/minhash-pg, then
+    # reused): build + installcheck each; then pg_upgrade 15 -> 18
+    # (test/versions/README.md: times, first run and cached).
+    test/versions/matrix.sh
+    test/versions/pg_upgrade_15_to_18.sh
 )
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

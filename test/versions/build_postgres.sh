@@ -3,7 +3,7 @@
 # the clone, for test/versions/matrix.sh. Idempotent: a finished build leaves a
 # stamp file and a second run only prints the pg_config path.
 #
-#   bash test/versions/build_postgres.sh MAJOR      # 13 or 18
+#   bash test/versions/build_postgres.sh MAJOR      # 13, 15 or 18
 #
 # Prints the path of the built pg_config on its last line of stdout (progress
 # goes to stderr, the build's output to a log in the cache).
@@ -16,8 +16,10 @@
 #   - apt-get source --download-only postgresql-MAJOR, unpacks the upstream
 #     (orig) tarball only -- no Debian patches, a plain upstream layout;
 #   - configure --prefix=CACHE/MAJOR --without-icu --without-readline
-#     --without-zlib, make -j2, make install, plus contrib pg_trgm and
-#     postgres_fdw and the isolation tester (pg_isolation_regress for PGXS).
+#     --without-zlib, make -j2, make install, plus the contrib modules of
+#     CONTRIBS (pg_trgm, postgres_fdw, citext) and the isolation tester
+#     (pg_isolation_regress for PGXS).  A contrib module added to CONTRIBS
+#     later is built into a cached server from the same tarball (PGXS).
 # It never touches Debian's own /usr/lib/postgresql or /usr/share/postgresql.
 #
 # Environment: MINHASH_PG_CACHE (default /var/cache/minhash-pg),
@@ -32,23 +34,58 @@ say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 # The Debian suite whose archive carries the source package of each major.
+# 15 is Debian 12's own; its upstream build serves test/versions/
+# pg_upgrade_15_to_18.sh when Debian's 15 cannot be upgraded to the 18 built
+# here (see there).
 case "$MAJOR" in
     13) SUITE=bullseye ;;
+    15) SUITE=bookworm ;;
     18) SUITE=sid ;;
-    *)  die "usage: $0 MAJOR (13 or 18; 15 is Debian 12's own)" ;;
+    *)  die "usage: $0 MAJOR (13, 15 or 18)" ;;
 esac
 
 PREFIX="$CACHE/$MAJOR"
 STAMP="$PREFIX/.minhash-build-done"
 PG_CONFIG_PATH="$PREFIX/bin/pg_config"
-# What a finished build has (the stamp is written last).
-complete() {
+# The contrib modules the tests use (sql/security.sql: citext).
+CONTRIBS=(pg_trgm postgres_fdw citext)
+SRC_ROOT="$CACHE/src/$MAJOR"
+LOG="$CACHE/build-$MAJOR.log"
+
+# The server, its headers and the isolation tester (the stamp is written last).
+server_complete() {
     [[ -f "$STAMP" && -x "$PG_CONFIG_PATH" ]] &&
-        [[ -x "$(dirname "$("$PG_CONFIG_PATH" --pgxs)")/../test/isolation/pg_isolation_regress" ]] &&
-        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/pg_trgm.control" ]] &&
-        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/postgres_fdw.control" ]]
+        [[ -x "$(dirname "$("$PG_CONFIG_PATH" --pgxs)")/../test/isolation/pg_isolation_regress" ]]
+}
+missing_contribs() {
+    local c
+    for c in "${CONTRIBS[@]}"; do
+        [[ -f "$("$PG_CONFIG_PATH" --sharedir)/extension/$c.control" ]] || echo "$c"
+    done
+}
+complete() { server_complete && [[ -z "$(missing_contribs)" ]]; }
+
+# A contrib module added to CONTRIBS after the server was cached: built from
+# the same orig tarball through PGXS, without rebuilding the server.
+add_contribs() {
+    local orig c tmp
+    orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
+    [[ -f "${orig[0]}" ]] || die "no orig tarball in $SRC_ROOT to build contrib modules from"
+    tmp="$(mktemp -d)"
+    for c in $(missing_contribs); do
+        say "PostgreSQL $MAJOR: adding contrib $c"
+        tar -xf "${orig[0]}" -C "$tmp" --strip-components=1 --wildcards "*/contrib/$c"
+        make -C "$tmp/contrib/$c" USE_PGXS=1 PG_CONFIG="$PG_CONFIG_PATH" -j"$JOBS" install >>"$LOG" 2>&1 ||
+            { rm -rf "$tmp"; tail -30 "$LOG" >&2; die "build of contrib $c for PostgreSQL $MAJOR failed (log: $LOG)"; }
+    done
+    rm -rf "$tmp"
+    chmod -R a+rX "$PREFIX"
 }
 
+if server_complete && [[ -n "$(missing_contribs)" ]]; then
+    [[ $EUID -eq 0 ]] || die "adding contrib modules to PostgreSQL $MAJOR needs root ($CACHE)"
+    add_contribs
+fi
 if complete; then
     say "PostgreSQL $MAJOR: cached ($("$PG_CONFIG_PATH" --version))"
     echo "$PG_CONFIG_PATH"
@@ -60,15 +97,25 @@ case "$PREFIX" in
     /usr/lib/postgresql*|/usr/share/postgresql*|/usr|/usr/*) die "refusing to install into $PREFIX" ;;
 esac
 
-SRC_ROOT="$CACHE/src/$MAJOR"
-LOG="$CACHE/build-$MAJOR.log"
 mkdir -p "$SRC_ROOT"
 : >"$LOG"
 START=$SECONDS
 
 # --- source package -------------------------------------------------------
 LIST=/etc/apt/sources.list.d/minhash-pg-src-$SUITE.sources
-if [[ ! -f "$LIST" ]]; then
+# Whether apt already has deb-src for the suite (one-line or deb822 format):
+# configured twice, apt warns on every update.
+has_deb_src() {
+    grep -qsE "^deb-src[[:space:]]+(\[[^]]*\][[:space:]]+)?[^[:space:]]+[[:space:]]+${SUITE}[[:space:]]" \
+        /etc/apt/sources.list /etc/apt/sources.list.d/*.list && return 0
+    awk -v suite="$SUITE" '
+        /^[[:space:]]*$/ { if (src && found) hit = 1; src = 0; found = 0; next }
+        /^Types:/ && / deb-src/ { src = 1 }
+        /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) found = 1 }
+        END { if (src && found) hit = 1; exit !hit }
+    ' /etc/apt/sources.list.d/*.sources 2>/dev/null
+}
+if [[ ! -f "$LIST" ]] && ! has_deb_src; then
     say "adding deb-src for $SUITE ($LIST)"
     cat >"$LIST" <<SRC
 # Added by minhash test/versions/build_postgres.sh: source packages only
@@ -99,10 +146,17 @@ fi
 shopt -s nullglob
 orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
 if ((${#orig[@]} == 0)); then
-    say "downloading the source package postgresql-$MAJOR ($SUITE)"
-    (cd "$SRC_ROOT" && apt-get source --download-only -q "postgresql-$MAJOR") >>"$LOG" 2>&1 ||
-        { tail -20 "$LOG" >&2; die "apt-get source failed (log: $LOG)"; }
+    # The newest version whose files the archive still has (a security
+    # update's files can be missing from the mirror while it is listed).
+    for v in $(apt-cache showsrc "postgresql-$MAJOR" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -rV | uniq); do
+        say "downloading the source package postgresql-$MAJOR=$v"
+        if (cd "$SRC_ROOT" && apt-get source --download-only -q "postgresql-$MAJOR=$v") >>"$LOG" 2>&1; then
+            break
+        fi
+        rm -f "$SRC_ROOT"/postgresql-"$MAJOR"_*
+    done
     orig=("$SRC_ROOT"/postgresql-"$MAJOR"_*.orig.tar.*)
+    ((${#orig[@]} > 0)) || { tail -20 "$LOG" >&2; die "apt-get source postgresql-$MAJOR failed (log: $LOG)"; }
 fi
 ((${#orig[@]} == 1)) || die "expected one orig tarball in $SRC_ROOT, found ${#orig[@]}"
 
@@ -119,8 +173,9 @@ say "configure, make -j$JOBS (log: $LOG)"
     ./configure --prefix="$PREFIX" --without-icu --without-readline --without-zlib
     make -j"$JOBS"
     make install
-    make -C contrib/pg_trgm -j"$JOBS" install
-    make -C contrib/postgres_fdw -j"$JOBS" install
+    for c in "${CONTRIBS[@]}"; do
+        make -C "contrib/$c" -j"$JOBS" install
+    done
     # pg_isolation_regress + isolationtester where PGXS's installcheck looks
     # (pgxsdir/src/test/isolation).  Before 14 their install target builds
     # but does not install them: copy them, as Debian's packaging does.

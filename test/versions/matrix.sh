@@ -27,44 +27,22 @@ MAJORS=("$@")
 
 say() { printf '==> %s\n' "$*"; }
 
-# A copy of the tree as it is now (tracked files and new ones, not ignored
-# ones: no objects, no .cluster), so that objects for one major never meet
-# another's.
-copy_tree() {
-    local dest="$1"
-    rm -rf "$dest"
-    mkdir -p "$dest"
-    (cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
-        while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done |
-        xargs -0 cp --parents -t "$dest")
-}
+# shellcheck source=test/versions/lib.sh
+source "$HERE/lib.sh"
 
 # run_major MAJOR: build, install, installcheck.  Prints one summary line
 # last; returns non-zero on any failure.
 run_major() {
-    local major="$1" t0=$SECONDS t pg_config scratch nwarn
+    local major="$1" t0=$SECONDS t pg_config scratch
     t=$SECONDS
     pg_config="$(bash "$HERE/build_postgres.sh" "$major" | tail -n 1)" || {
         echo "RESULT $major: FAILED (could not build PostgreSQL $major)"; return 1; }
     local t_server=$((SECONDS - t))
 
     scratch="$REPO/.cache/versions/$major"
-    copy_tree "$scratch"
     t=$SECONDS
     say "PostgreSQL $major: building the extension ($("$pg_config" --version))"
-    if ! (cd "$scratch" && make -j2 PG_CONFIG="$pg_config") >"$scratch/build.log" 2>&1; then
-        tail -n 30 "$scratch/build.log"
-        echo "RESULT $major: FAILED (extension build, log: $scratch/build.log)"; return 1
-    fi
-    nwarn=$(grep -c 'warning:' "$scratch/build.log" || true)
-    if ((nwarn > 0)); then
-        grep -A3 'warning:' "$scratch/build.log" || true
-        echo "RESULT $major: FAILED ($nwarn compiler warning(s), log: $scratch/build.log)"; return 1
-    fi
-    if ! (cd "$scratch" && make install PG_CONFIG="$pg_config") >"$scratch/install.log" 2>&1; then
-        tail -n 30 "$scratch/install.log"
-        echo "RESULT $major: FAILED (make install, log: $scratch/install.log)"; return 1
-    fi
+    build_into "$pg_config" "$scratch" || { echo "RESULT $major: FAILED (extension build or install)"; return 1; }
     local t_build=$((SECONDS - t))
 
     # The cluster: the scratch copy's common.sh puts it in $scratch/.cluster,
