@@ -17,6 +17,17 @@ CREATE INDEX prepared_docs_sig ON prepared_docs USING gin (sig gin_minhash_ops) 
 ANALYZE prepared_docs;
 SELECT sig AS probe FROM prepared_docs WHERE id = 99 \gset
 
+-- EXPLAIN ANALYZE of a statement, without timing or buffers.
+CREATE FUNCTION pg_temp.plan_lines(statement text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || statement LOOP
+        RETURN NEXT line;
+    END LOOP;
+END $$;
+
 -- The scans of a plan, outermost first, and the index each reads.
 CREATE FUNCTION pg_temp.scans(statement text) RETURNS text
 LANGUAGE plpgsql AS $$
@@ -36,16 +47,21 @@ END $$;
 
 SET plan_cache_mode = force_generic_plan;
 PREPARE by_threshold(minhash, float8) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(sig, $1, $2);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(sig, $1, $2);
 PREPARE at_08(minhash) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(sig, $1, 0.8);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(sig, $1, 0.8);
 PREPARE at_03(minhash) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(sig, $1, 0.3);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(sig, $1, 0.3);
 
 -- The threshold a parameter: the generic plan scans the table (1.0: a
 -- Bitmap Heap Scan reading the whole index at 0.3).
 EXPLAIN (COSTS OFF) EXECUTE by_threshold(:'probe', 0.3);
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF) EXECUTE by_threshold(:'probe', 0.3);
+-- (Counts and bounds rather than an ordered array_agg: from PostgreSQL 16 an
+-- ordered aggregate may read the primary key index to skip the sort.
+-- PostgreSQL 18 prints actual rows with two decimals and buffers by default:
+-- the plan's lines are printed as before 18.)
+SELECT regexp_replace(line, '(actual rows=[0-9]+)\.00 ', '\1 ', 'g') AS "QUERY PLAN"
+  FROM pg_temp.plan_lines(format('EXECUTE by_threshold(%L, 0.3)', :'probe')) line;
 EXECUTE by_threshold(:'probe', 0.3);
 EXECUTE by_threshold(:'probe', 0.9);
 
@@ -62,7 +78,7 @@ EXPLAIN (COSTS OFF) EXECUTE at_03(:'probe');
 DROP INDEX prepared_docs_sig;
 CREATE INDEX prepared_docs_sig_05 ON prepared_docs USING gin (sig gin_minhash_ops (threshold = 0.5)) WITH (fastupdate = off);
 PREPARE at_06(minhash) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(sig, $1, 0.6);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(sig, $1, 0.6);
 EXPLAIN (COSTS OFF) EXECUTE at_06(:'probe');
 EXPLAIN (COSTS OFF) EXECUTE at_03(:'probe');
 
@@ -72,9 +88,9 @@ DROP INDEX prepared_docs_sig_05;
 CREATE INDEX prepared_docs_body ON prepared_docs USING gin (minhash(body) gin_minhash_ops) WITH (fastupdate = off);
 ANALYZE prepared_docs;
 PREPARE body_by_threshold(minhash, float8) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(minhash(body), $1, $2);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(minhash(body), $1, $2);
 PREPARE body_at_08(minhash) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(minhash(body), $1, 0.8);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(minhash(body), $1, 0.8);
 EXPLAIN (COSTS OFF) EXECUTE body_by_threshold(:'probe', 0.3);
 EXPLAIN (COSTS OFF) EXECUTE body_at_08(:'probe');
 EXECUTE body_at_08(:'probe');
@@ -91,7 +107,7 @@ SELECT pg_temp.scans(format('EXECUTE by_threshold(%L, 0.3)', :'probe'));
 SET plan_cache_mode = auto;
 DEALLOCATE by_threshold;
 PREPARE by_threshold(minhash, float8) AS
-  SELECT array_agg(id ORDER BY id) FROM prepared_docs WHERE resembles(sig, $1, $2);
+  SELECT count(*) AS matches, min(id), max(id) FROM prepared_docs WHERE resembles(sig, $1, $2);
 EXECUTE by_threshold(:'probe', 0.8);
 EXECUTE by_threshold(:'probe', 0.8);
 EXECUTE by_threshold(:'probe', 0.8);
@@ -99,6 +115,8 @@ EXECUTE by_threshold(:'probe', 0.8);
 EXECUTE by_threshold(:'probe', 0.8);
 EXECUTE by_threshold(:'probe', 0.8);
 SELECT pg_temp.scans(format('EXECUTE by_threshold(%L, 0.8)', :'probe'));
+-- (pg_prepared_statements counts plans from PostgreSQL 14 on: on 13 this
+-- query fails, expected/prepared_1.out.)
 SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'by_threshold';
 
 -- The estimator never fails planning, whatever the other operand.
