@@ -68,7 +68,7 @@ SELECT d,
        (ARRAY['edit', 'insert', 'delete', 'quote', 'reorder'])
            [1 + (hashint8extended(d * 8 + 1, :seed) & 2147483647) % 5],
        (hashint8extended(d * 8 + 2, :seed) & 1023) / 1024.0
-  FROM generate_series(10, :docs, 10) d;
+  FROM generate_series(10::bigint, :docs, 10) d;
 
 CREATE TABLE real_docs (
     id     bigint PRIMARY KEY,
@@ -85,7 +85,7 @@ INSERT INTO real_docs (id, family, role, body, sig)
 SELECT g.id, coalesce(f.original_id, g.id),
        CASE WHEN f.id IS NULL THEN 'base' ELSE 'derived' END,
        doc.body, minhash(doc.body)
-  FROM generate_series(1, :docs) g(id)
+  FROM generate_series(1::bigint, :docs) g(id)
   LEFT JOIN real_families f ON f.id = g.id
  CROSS JOIN LATERAL (
     SELECT string_agg(x.txt, e'\n' ORDER BY x.sortkey) AS body
