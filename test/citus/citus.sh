@@ -223,5 +223,36 @@ check "trigger on a distributed table flags exactly the same-shard duplicates (a
     "$(q -c "SELECT string_agg(id || '>' || duplicate_of, ',' ORDER BY id) FROM trig WHERE duplicate_of IS NOT NULL")"
 check "so it misses cross-shard duplicates (the one-node result differs)" 1 "$(( cross > 0 && nd > 0 && nd < nl ? 1 : 0 ))"
 
+# The alternative: flag through the coordinator after loading (sees every
+# shard).  Reported, and checked against one node when Citus accepts it.
+flag_sql="UPDATE %s d SET duplicate_of = (SELECT o.id FROM %s o WHERE resembles(o.sig, d.sig, 0.5) AND o.id <> d.id
+          ORDER BY o.sig <%%> d.sig, o.id LIMIT 1)"
+q -c "SET citus.enable_unsafe_triggers = on" -c "DROP TRIGGER flag ON trig_local" -c "DROP TRIGGER flag ON trig"
+q -c "$(printf "$flag_sql" trig_local trig_local)"
+if err=$(q -c "$(printf "$flag_sql" trig trig)" 2>&1); then
+    check "re-flagging a distributed table by a correlated UPDATE equals one node" \
+        "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig_local WHERE duplicate_of IS NOT NULL")" \
+        "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig WHERE duplicate_of IS NOT NULL")"
+else
+    echo "     note: re-flagging by a correlated UPDATE is refused: $(head -1 <<<"$err")"
+    # a loop on the coordinator: one lookup over all shards per row, then a
+    # router UPDATE of that row
+    q <<'SQL'
+DO $$
+DECLARE r record; best bigint;
+BEGIN
+    FOR r IN SELECT id, sig FROM trig ORDER BY id LOOP
+        SELECT o.id INTO best FROM trig o WHERE resembles(o.sig, r.sig, 0.5) AND o.id <> r.id
+         ORDER BY o.sig <%> r.sig, o.id LIMIT 1;
+        UPDATE trig SET duplicate_of = best WHERE id = r.id;
+    END LOOP;
+END
+$$;
+SQL
+    check "re-flagging a distributed table by a loop of lookups on the coordinator equals one node" \
+        "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig_local WHERE duplicate_of IS NOT NULL")" \
+        "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig WHERE duplicate_of IS NOT NULL")"
+fi
+
 echo "citus: $pass passed, $fail failed"
 ((fail == 0))
