@@ -2,7 +2,7 @@
 # citus.sh: minhash on Citus, checked against one node in the same run.
 #
 # Builds Citus once (test/citus/build_citus.sh, a cache outside the clone),
-# starts a coordinator and two workers (throwaway clusters in <repo>/.citus,
+# starts a coordinator and two workers (throwaway clusters in <repo>/.cache/citus,
 # unix sockets only, ports MINHASH_CITUS_PORT..+2, default 5551-5553), and
 # compares a distributed table with a local copy of the same rows on the
 # coordinator: resembles() lookups (and that the shards use their GIN index),
@@ -19,8 +19,10 @@ if ((rc == 77)); then exit 0; fi   # build_citus.sh printed "citus: skipped ..."
 ((rc == 0)) || { echo "citus: 0 passed, 1 failed (build)"; exit 1; }
 BIN=$("$PGC" --bindir)
 BASE=${MINHASH_CITUS_PORT:-5551}
-DIR=$REPO_ROOT/.citus
+DIR=$REPO_ROOT/.cache/citus          # .cache/ is ignored by git
 SOCK=$DIR/sock
+# a unix socket path is limited to 107 bytes
+(( ${#SOCK} + 20 > 100 )) && SOCK=/tmp/minhash-citus.$(printf '%s' "$REPO_ROOT" | cksum | cut -d' ' -f1)
 NODES=(coord w1 w2)
 
 as_pg() { if [[ $EUID -eq 0 ]]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
@@ -32,8 +34,8 @@ stop_all() {
 }
 trap stop_all EXIT INT TERM HUP
 
-stop_all; rm -rf "$DIR"; mkdir -p "$SOCK"
-[[ $EUID -eq 0 ]] && chown -R postgres: "$DIR"
+stop_all; rm -rf "$DIR"; mkdir -p "$DIR" "$SOCK"
+[[ $EUID -eq 0 ]] && chown -R postgres: "$DIR" "$SOCK"
 for i in 0 1 2; do
     n=${NODES[$i]}
     as_pg "$BIN/initdb" -D "$DIR/$n" -U postgres --auth=trust -E UTF8 --locale=C >"$DIR/initdb-$n.log" 2>&1
