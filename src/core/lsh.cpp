@@ -148,4 +148,52 @@ MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 	});
 }
 
+double mh_recall_target(double threshold) noexcept
+{
+	const double margin = threshold + MH_RECALL_MARGIN;
+	const double halfway = (threshold + 1.0) / 2.0;
+	return margin < halfway ? margin : halfway;
+}
+
+MhStatus mh_recall_layout(double threshold, double recall, uint32_t num_perm, uint32_t *bands,
+                          uint32_t *rows) noexcept
+{
+	return minhash::guarded([&]() -> MhStatus {
+		if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
+		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
+		if (!(recall > 0.0 && recall < 1.0)) return MH_ERR_ARGUMENT;
+		const double target = mh_recall_target(threshold);
+		double best = INFINITY;
+		bool found = false;
+		for (uint32_t r = 1; r <= num_perm; r++)
+		{
+			const double p = std::pow(target, r);
+			if (p <= 0.0) break;
+			// The fewest bands: 1 - (1 - p)^b >= recall.  The estimate from
+			// logarithms is checked against the formula itself, which is
+			// what the caller prints as the predicted recall.
+			uint32_t b = 1;
+			if (p < 1.0)
+			{
+				const double estimate = std::ceil(std::log1p(-recall) / std::log1p(-p));
+				if (!(estimate <= num_perm)) continue;
+				b = estimate < 1.0 ? 1 : static_cast<uint32_t>(estimate);
+				while (b > 1 && mh_lsh_probability(target, b - 1, r) >= recall) b--;
+				while (b <= num_perm && mh_lsh_probability(target, b, r) < recall) b++;
+			}
+			if (static_cast<uint64_t>(b) * r > num_perm) continue;
+			const double fp =
+			    integrate([&](double s) { return mh_lsh_probability(s, b, r); }, 0.0, threshold);
+			if (!found || fp < best || (fp == best && b < *bands))
+			{
+				found = true;
+				best = fp;
+				*bands = b;
+				*rows = r;
+			}
+		}
+		return found ? MH_OK : MH_ERR_BANDS_RANGE;
+	});
+}
+
 } // extern "C"

@@ -255,6 +255,27 @@ MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 						  MhInterruptPoll poll, void *poll_arg, uint32_t *bands, uint32_t *rows,
 						  double *false_positive, double *false_negative) MH_NOEXCEPT;
 
+/*
+ * The approximate layout for a recall (recall => of near_dupe_groups and
+ * near_dupe_pairs, the index's recall option): of every layout of bands *
+ * rows <= num_perm values whose S-curve (mh_lsh_probability, a pair being a
+ * candidate when one band agrees) reaches recall at resemblance
+ * mh_recall_target(threshold), the one with the fewest chance candidates,
+ * measured as the integral of the S-curve over [0, threshold] (datasketch's
+ * false-positive weight); for each rows the fewest bands that reach it, ties
+ * to fewer bands.  A pair below the target is found with lower probability.
+ * MH_ERR_ARGUMENT for a recall outside (0, 1), MH_ERR_THRESHOLD_RANGE,
+ * MH_ERR_NUM_PERM_RANGE, MH_ERR_BANDS_RANGE when no layout reaches the recall
+ * (too few values).  Deterministic: the index's recall option freezes it.
+ */
+#define MH_RECALL_MARGIN 0.05
+
+/* threshold + MH_RECALL_MARGIN, but at most halfway from threshold to 1. */
+double		mh_recall_target(double threshold) MH_NOEXCEPT;
+
+MhStatus	mh_recall_layout(double threshold, double recall, uint32_t num_perm,
+							 uint32_t *bands, uint32_t *rows) MH_NOEXCEPT;
+
 /* --- index layouts ---------------------------------------------------------- */
 
 /*

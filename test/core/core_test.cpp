@@ -2561,6 +2561,32 @@ void test_lsh()
 	CHECK_EQ(mh_pigeonhole_layout(0.8, 0, 2, &layout), MH_ERR_NUM_PERM_RANGE, "num_perm 0");
 	CHECK_EQ(mh_pigeonhole_layout(0.5, 3, UINT32_MAX, &layout), MH_OK, "huge spare");
 	CHECK(layout.bands == 3 && layout.rows == 1, "huge spare: capped at num_perm bands");
+	// The approximate layout for a recall: at least the recall at the target
+	// on the S-curve, in as few values as the signature has.
+	CHECK(mh_recall_target(0.5) == 0.55 && mh_recall_target(0.98) == 0.99,
+	      "recall target: t + 0.05, at most halfway to 1");
+	bool recall_layouts_ok = true;
+	for (double recall : {0.5, 0.9, 0.99, 0.999})
+		for (uint32_t n : {16u, 64u, 128u, 256u})
+			for (int step = 5; step <= 100; step += 5)
+			{
+				const double t = step / 100.0;
+				const MhStatus status = mh_recall_layout(t, recall, n, &bands, &rows);
+				if (status == MH_ERR_BANDS_RANGE) continue;
+				recall_layouts_ok = recall_layouts_ok && status == MH_OK &&
+				                    mh_check_layout(bands, rows, n) == MH_OK &&
+				                    mh_lsh_probability(mh_recall_target(t), bands, rows) >= recall &&
+				                    (bands == 1 || mh_lsh_probability(mh_recall_target(t), bands - 1,
+				                                                      rows) < recall);
+			}
+	CHECK(recall_layouts_ok, "recall layouts fit, reach the recall, with the fewest bands");
+	CHECK_EQ(mh_recall_layout(0.5, 0.99, 128, &bands, &rows), MH_OK, "recall layout for 0.5");
+	CHECK(bands == 26 && rows == 3, "0.5, recall 0.99, 128 values: 26 bands of 3, got " +
+	                                    std::to_string(bands) + " of " + std::to_string(rows));
+	CHECK_EQ(mh_recall_layout(0.5, 1.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 1");
+	CHECK_EQ(mh_recall_layout(0.5, 0.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 0");
+	CHECK_EQ(mh_recall_layout(0.05, 0.999999, 1, &bands, &rows), MH_ERR_BANDS_RANGE,
+	         "one value cannot reach recall 0.999999 at 0.1");
 	CHECK_EQ(mh_check_layout(26, 5, 128), MH_ERR_BANDS_RANGE, "26 x 5 > 128");
 	CHECK_EQ(mh_check_layout(0, 5, 128), MH_ERR_BANDS_RANGE, "0 bands");
 
