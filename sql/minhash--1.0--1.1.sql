@@ -908,3 +908,46 @@ CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS
 COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
 
 ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
+
+-------------------------------------------------------------------------------
+-- approximate mode (issue 17)
+-------------------------------------------------------------------------------
+
+-- recall => asks for the approximate layout (mh_recall_layout in the
+-- engine): bands and rows whose S-curve reaches recall a little above the
+-- threshold, a pair being a candidate when it shares one band key; fewer,
+-- longer bands than the exact layout, so fewer candidates and less memory.
+-- Verification is unchanged (resemblance >= threshold).  NULL is exact.
+--
+-- near_dupe_groups with text keys keeps its four arguments: a fifth
+-- double precision argument would take every positional call with a numeric
+-- key_type (near_dupe_groups(..., 0.5, NULL::bigint)) away from the typed
+-- overload (float8 is the preferred numeric type).  For text keys with a
+-- recall, pass NULL::text as key_type: a text key_type now returns key::text
+-- for a key column of any type.
+DROP FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement);
+CREATE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, sig_column name,
+								 threshold double precision, key_type anyelement,
+								 recall double precision DEFAULT NULL)
+	RETURNS TABLE(group_id bigint, key anyelement, pivot anyelement, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) takes candidates from the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few groupings and needs less memory; NULL is exact';
+
+-- The layout of the index's recall option and of recall =>: min_bands 1.
+-- No longer strict (a null recall is the exact layout); a null threshold or
+-- num_perm still gives null.
+DROP FUNCTION @extschema@.lsh_index_layout(double precision, integer);
+CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_perm integer DEFAULT 128,
+								 recall double precision DEFAULT NULL,
+								 OUT bands integer, OUT rows integer, OUT min_bands integer)
+	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares; with a recall, the approximate layout of the recall option and of near_dupe_groups(..., recall), where a candidate shares one band (min_bands 1, no guarantee)';
+
+-- gin_minhash_ops(threshold = t, recall = r): the approximate layout for t,
+-- a row a candidate when it shares one key (or the b - D every passing row
+-- shares, when more); part of layout 1, which no index had with this option
+-- before.  Such an index may return fewer rows than a sequential scan.
+COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits, layout and recall options';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';

@@ -66,12 +66,15 @@ typedef struct MinHashGinOptions
 								 * negative: the layout's */
 	int			key_bits;		/* bits kept of each band key; 0: the layout's */
 	int			layout;			/* layout version */
+	double		recall;			/* approximate layout; negative: exact */
 } MinHashGinOptions;
 
 #define THRESHOLD_NOT_GIVEN			(-1.0)
+#define RECALL_NOT_GIVEN			(-1.0)
 #define KEY_BITS_NOT_GIVEN			0
 
 pg_noreturn static void report_unknown_layout(int layout, bool creating);
+static double minhash_layout_threshold(uint32 layout);
 
 /*
  * Refuse an index whose layout this library cannot read or build: its keys
@@ -98,7 +101,7 @@ report_unknown_layout(int layout, bool creating)
 static void
 index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 {
-	MhIndexOptions options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
+	MhIndexOptions options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN, 0};
 	MhStatus	status;
 
 	if (PG_HAS_OPCLASS_OPTIONS())
@@ -115,6 +118,17 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 			minhash_check_layout(given->bands, given->rows, num_perm);
 			options.bands = (uint32) given->bands;
 			options.rows = (uint32) given->rows;
+		}
+		if (given->recall > 0.0)
+		{
+			uint32		bands,
+						rows;
+
+			/* its errors, should a stored option be out of range */
+			minhash_recall_layout(options.threshold >= 0.0 ? options.threshold :
+								  minhash_layout_threshold(options.layout),
+								  given->recall, num_perm, &bands, &rows);
+			options.recall = given->recall;
 		}
 	}
 	status = mh_index_layout(&options, num_perm, layout);
@@ -135,7 +149,7 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 bool
 minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
 {
-	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
+	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN, 0};
 	MhIndexLayout layout;
 
 	if (options != NULL)
@@ -149,10 +163,12 @@ minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
 		index_options.key_bits = (uint32) given->key_bits;
 		index_options.bands = (uint32) given->bands;
 		index_options.rows = (uint32) given->rows;
+		index_options.recall = given->recall > 0.0 ? given->recall : 0.0;
 	}
 	if (mh_index_layout(&index_options, num_perm, &layout) != MH_OK)
 		return true;
-	return mh_max_disagreements(threshold, num_perm) < layout.bands;
+	/* an approximate index never reads everything (extract_query) */
+	return layout.approximate || mh_max_disagreements(threshold, num_perm) < layout.bands;
 }
 
 /*
@@ -217,6 +233,21 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 
 	index_layout(fcinfo, sig->num_perm, &layout);
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
+	if (layout.approximate)
+	{
+		/*
+		 * The recall option: a row is a candidate when it shares one key,
+		 * or the b - D keys every passing row shares when that is more.
+		 */
+		required = palloc(sizeof(int32));
+		*required = max_disagreements < layout.bands ?
+			(int32) Max(layout.bands - max_disagreements, 1) : 1;
+		*extra_data = palloc(sizeof(Pointer) * layout.bands);
+		for (uint32 i = 0; i < layout.bands; i++)
+			(*extra_data)[i] = (Pointer) required;
+		*nentries = (int32) layout.bands;
+		PG_RETURN_POINTER(band_entries(sig, &layout));
+	}
 	if (max_disagreements >= layout.bands)
 	{
 		/* below what the layout guarantees: read everything, recheck all */
@@ -295,6 +326,27 @@ validate_options(void *parsed, relopt_value *values, int count)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("give either bands and rows, or threshold"),
 					 errhint("A threshold chooses bands and rows that find every pair at or above it.")));
+	for (int i = 0; i < count; i++)
+		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0)
+		{
+			if (options->bands > 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("give either bands and rows, or recall"),
+						 errhint("A recall chooses bands and rows for the threshold option.")));
+			minhash_check_recall(options->recall);
+		}
+}
+
+/* The threshold option's default in a layout version. */
+static double
+minhash_layout_threshold(uint32 layout)
+{
+	MhIndexLayoutVersion version;
+
+	if (mh_index_layout_version(layout, &version) != MH_OK)
+		report_unknown_layout((int) layout, false);
+	return version.threshold;
 }
 
 /*
@@ -326,6 +378,10 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							"version of the key layout (default 1, the only one; recorded so that later versions keep reading the index)",
 							MH_INDEX_LAYOUT_DEFAULT, 1, PG_INT32_MAX,
 							offsetof(MinHashGinOptions, layout));
+	add_local_real_reloption(relopts, "recall",
+							 "approximate index: bands and rows reaching this recall a little above the threshold option, a candidate sharing one key (default: exact)",
+							 RECALL_NOT_GIVEN, 0.0, 1.0,
+							 offsetof(MinHashGinOptions, recall));
 	register_reloptions_validator(relopts, validate_options);
 	PG_RETURN_VOID();
 }

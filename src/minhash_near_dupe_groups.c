@@ -298,10 +298,13 @@ rank_rows(const GroupRows *rows)
 	return order;
 }
 
-/* The engine's walk over the signed rows, ranked[0 .. count). */
+/*
+ * The engine's walk over the signed rows, ranked[0 .. count): exact (bands
+ * 0), or with candidates from the given approximate layout.
+ */
 static void
 walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double threshold,
-			uint32 *pivots, double *resemblance)
+			uint32 bands, uint32 band_rows, uint32 *pivots, double *resemblance)
 {
 	const uint32 **signatures = huge_array(sizeof(uint32 *), count);
 	uint8	   *empty = huge_array(sizeof(uint8), count);
@@ -312,8 +315,13 @@ walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double th
 		signatures[i] = rows->values[ranked[i]];
 		empty[i] = rows->sizes[ranked[i]] == 0;
 	}
-	status = mh_group_greedy(signatures, empty, count, rows->params.num_perm, threshold,
-							 minhash_cancel_pending, NULL, pivots, resemblance);
+	if (bands == 0)
+		status = mh_group_greedy(signatures, empty, count, rows->params.num_perm, threshold,
+								 minhash_cancel_pending, NULL, pivots, resemblance);
+	else
+		status = mh_group_greedy_banded(signatures, empty, count, rows->params.num_perm,
+										threshold, bands, band_rows,
+										minhash_cancel_pending, NULL, pivots, resemblance);
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
 	if (status == MH_ERR_OUT_OF_MEMORY)
@@ -416,10 +424,12 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 /*
  * Refuse, before reading anything, a table whose grouping needs more than
  * minhash.group_memory: the rows, the signatures' values and the engine's
- * buckets (key texts not counted).
+ * buckets (key texts not counted), for the layout the walk uses (bands 0:
+ * exact).
  */
 static void
-check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshold)
+check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshold,
+			 uint32 bands)
 {
 	uint64		needed;
 
@@ -430,7 +440,16 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 	if (signed_rows == 0)
 		return;
 	needed = (uint64) row_count * ROW_BYTES + (uint64) signed_rows * sizeof(uint32) * num_perm +
-		mh_group_memory((uint32) signed_rows, (uint32) num_perm, threshold);
+		(bands == 0 ? mh_group_memory((uint32) signed_rows, (uint32) num_perm, threshold) :
+		 mh_group_memory_banded((uint32) signed_rows, bands));
+	if (needed / 1024 > (uint64) minhash_group_memory && bands != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("grouping needs about %llu kB of memory, more than minhash.group_memory (%d kB)",
+						(unsigned long long) (needed / 1024), minhash_group_memory),
+				 errdetail("%lld rows, %lld of them with a signature of %d values, at threshold %g with %u bands for the recall.",
+						   (long long) row_count, (long long) signed_rows, num_perm, threshold, bands),
+				 errhint("Raise minhash.group_memory: the grouping as one SQL statement, near_dupe_query(..., groups => true), is exact only.")));
 	if (needed / 1024 > (uint64) minhash_group_memory)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -467,7 +486,11 @@ PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
  * near_dupe_groups(source regclass, key_column name, sig_column name,
  * threshold float8 DEFAULT NULL): every row in one near-duplicate group,
  * keys as text; near_dupe_groups(source, key_column, sig_column,
- * threshold, key_type anyelement): the same, keys in their own type.
+ * threshold, key_type anyelement, recall float8 DEFAULT NULL): the same,
+ * keys in their own type (text: key::text, whatever the column's type), and
+ * with a recall, candidates from the approximate layout (mh_recall_layout)
+ * instead of the exact one.  (1.0's four arguments, and 1.1 before recall,
+ * five.)
  */
 Datum
 minhash_near_dupe_groups(PG_FUNCTION_ARGS)
@@ -492,6 +515,8 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	int64		row_count,
 				signed_rows;
 	int32		num_perm = 0;
+	uint32		recall_bands = 0,	/* 0: exact */
+				recall_rows = 0;
 	Oid			key_type;
 	bool		isnull;
 	TupleDesc	desc;
@@ -524,11 +549,16 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	source = PG_GETARG_OID(0);
 	key_column = NameStr(*PG_GETARG_NAME(1));
 	sig_column = NameStr(*PG_GETARG_NAME(2));
-	rows.typed_keys = PG_NARGS() == 5;
+	rows.typed_keys = PG_NARGS() >= 5 && TupleDescAttr(desc, 1)->atttypid != TEXTOID;
 	if (rows.typed_keys)
 		check_key_type(TupleDescAttr(desc, 1)->atttypid, key_type, key_column, source);
 	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
-	check_memory(row_count, signed_rows, num_perm, threshold);
+	if (PG_NARGS() >= 6 && !PG_ARGISNULL(5) && signed_rows > 0)
+		minhash_recall_layout(threshold, PG_GETARG_FLOAT8(5), (uint32) num_perm,
+							  &recall_bands, &recall_rows);
+	else if (PG_NARGS() >= 6 && !PG_ARGISNULL(5))
+		minhash_check_recall(PG_GETARG_FLOAT8(5));
+	check_memory(row_count, signed_rows, num_perm, threshold, recall_bands);
 	allocate_rows(&rows, (uint32) row_count, work);
 	if (signed_rows > 0)
 	{
@@ -554,7 +584,8 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	pivots = huge_array(sizeof(uint32), signed_count);
 	resemblance = huge_array(sizeof(double), signed_count);
 	if (signed_count > 0)
-		walk_groups(&rows, ranked, signed_count, threshold, pivots, resemblance);
+		walk_groups(&rows, ranked, signed_count, threshold, recall_bands, recall_rows,
+					pivots, resemblance);
 
 	MemoryContextSwitchTo(old);
 	emit_groups(&rows, ranked, signed_count, pivots, resemblance, store, desc);
