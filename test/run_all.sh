@@ -22,6 +22,7 @@ EXTRA_SUITES=(
     test/doc/readme_test.sh
     test/accuracy/accuracy.sh
     test/accuracy/recall.sh
+    test/accuracy/approx_recall.sh
     test/stress/concurrency.sh
     test/stress/trigger_concurrency.sh
     test/stress/concurrency_16_short.sh
