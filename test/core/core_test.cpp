@@ -2785,7 +2785,7 @@ void test_index_layout()
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "layout 2 refused");
 	o.layout = 0;
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "layout 0 refused");
-	MhIndexLayout unknown{2, 28, 4, 20};
+	MhIndexLayout unknown{2, 28, 4, 20, 0};
 	std::vector<int32_t> keys(28);
 	CHECK_EQ(mh_index_keys(&unknown, a.data(), 128, keys.data()), MH_ERR_UNKNOWN_LAYOUT,
 	         "keys of layout 2 refused");
@@ -2799,6 +2799,31 @@ void test_index_layout()
 	o = no_options();
 	o.threshold = 1.5;
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_ARGUMENT, "threshold 1.5 refused");
+
+	// The recall option: mh_recall_layout's bands and rows for the threshold
+	// option (or the layout's 0.8), approximate; refused with bands and rows.
+	MhIndexLayout layout{};
+	uint32_t bands = 0, rows = 0;
+	o = no_options();
+	o.threshold = 0.5;
+	o.recall = 0.99;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall 0.99 at 0.5");
+	CHECK_EQ(mh_recall_layout(0.5, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.5");
+	CHECK(layout.bands == bands && layout.rows == rows && layout.approximate == 1,
+	      "the recall option takes mh_recall_layout's bands and rows");
+	o = no_options();
+	o.recall = 0.99;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall at the default threshold");
+	CHECK_EQ(mh_recall_layout(0.8, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.8");
+	CHECK(layout.bands == bands && layout.rows == rows, "recall at layout 1's threshold 0.8");
+	o.bands = 16;
+	o.rows = 8;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall with bands refused");
+	o = no_options();
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "no options");
+	CHECK_EQ(layout.approximate, 0u, "without recall: exact");
+	o.recall = 1.0;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall 1 refused");
 }
 
 // --- explaining a match: words with spans, exact S_R, chunks, intervals ------
@@ -3486,6 +3511,8 @@ void test_union()
 // Grouping (mh_group_greedy) against the greedy walk over every pair
 // ---------------------------------------------------------------------------
 
+std::vector<uint32_t> pivots_of(uint32_t count) { return std::vector<uint32_t>(count); }
+
 void test_grouping()
 {
 	g_section = "grouping";
@@ -3563,7 +3590,50 @@ void test_grouping()
 			         MH_OK, context);
 			CHECK(pivots == want_pivot, context + ": the pivots of the greedy walk over every pair");
 			CHECK(r == want_r, context + ": each row's resemblance to its pivot");
+
+			// Approximate (mh_group_greedy_banded): the same walk, a row
+			// compared with a pivot only when some band of the layout agrees
+			// in every row.
+			for (uint32_t band_rows : {1u, 3u})
+			{
+				const uint32_t bands = std::max(1u, num_perm / (band_rows * 2));
+				if (bands * band_rows > num_perm) continue;
+				auto share_band = [&](uint32_t a, uint32_t b) {
+					for (uint32_t band = 0; band < bands; band++)
+						if (std::equal(rows[a] + band * band_rows, rows[a] + (band + 1) * band_rows,
+						               rows[b] + band * band_rows))
+							return true;
+					return false;
+				};
+				std::vector<uint32_t> banded_pivot(count, UINT32_MAX);
+				std::vector<double> banded_r(count, -1);
+				for (uint32_t p = 0; p < count; p++)
+				{
+					if (banded_pivot[p] != UINT32_MAX) continue;
+					banded_pivot[p] = p;
+					banded_r[p] = 1.0;
+					for (uint32_t q = p + 1; q < count; q++)
+						if (banded_pivot[q] == UINT32_MAX && share_band(p, q) &&
+						    resemblance(p, q) >= threshold)
+						{
+							banded_pivot[q] = p;
+							banded_r[q] = resemblance(p, q);
+						}
+				}
+				const std::string banded = context + ", " + std::to_string(bands) + " bands of " +
+				                           std::to_string(band_rows);
+				CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, threshold,
+				                                bands, band_rows, nullptr, nullptr, pivots.data(),
+				                                r.data()),
+				         MH_OK, banded);
+				CHECK(pivots == banded_pivot, banded + ": the pivots of the banded walk");
+				CHECK(r == banded_r, banded + ": each row's resemblance to its pivot");
+			}
 		}
+		CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, 0.5,
+		                                num_perm + 1, 1, nullptr, nullptr, pivots_of(count).data(),
+		                                std::vector<double>(count).data()),
+		         MH_ERR_BANDS_RANGE, "a layout that does not fit");
 		std::vector<uint32_t> pivots(count);
 		std::vector<double> r(count);
 		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, 0.8, stop_now,
@@ -3579,6 +3649,8 @@ void test_grouping()
 	CHECK_EQ(mh_group_memory(1000, 128, 0.0), uint64_t(0), "memory at 0: no buckets");
 	CHECK_EQ(mh_group_memory(1000, 0, 0.8), uint64_t(0), "memory, no hash values");
 	CHECK_EQ(mh_group_memory(1000, 128, std::nan("")), uint64_t(0), "memory, NaN threshold");
+	CHECK_EQ(mh_group_memory_banded(1000, 15), uint64_t(1000) * (20 + 10 * 15), "memory, 15 bands");
+	CHECK_EQ(mh_group_memory_banded(1000, 0), uint64_t(0), "memory, no bands");
 	uint32_t pivot = 7;
 	double r = 7;
 	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 128, 0.8, nullptr, nullptr, &pivot, &r), MH_OK,
