@@ -18,6 +18,15 @@
  * and the recheck drops them.  The index therefore never returns fewer rows
  * than a sequential scan.
  *
+ * Except with the recall option (approximate mode, issue 17): bands and rows
+ * come from mh_recall_layout(threshold option, recall), fewer and longer
+ * bands, and a row is a candidate when it shares one key with the query (or
+ * the b - D keys every passing row shares, when that is more).  A pair a
+ * little above the threshold (mh_recall_target) shares a band with
+ * probability recall, so such an index may return fewer rows than a
+ * sequential scan; it never reads every item, whatever the query's
+ * threshold.  recall is refused together with bands and rows.
+ *
  * The default layout (layout 1, mh_index_layout: mh_pigeonhole_layout with
  * two spare bands) takes b = D + 3 bands for the threshold option, rows =
  * floor(n / b): at 0.8 and n = 128, 28 bands of 4
@@ -97,12 +106,24 @@ report_unknown_layout(int layout, bool creating)
 			 errhint("Install the version of minhash that built the index, or drop the index and create it again without the layout option (REINDEX keeps the layout).")));
 }
 
+/* The layout index_layout() computed last, and for what. */
+static bool cached_valid = false;
+static MhIndexOptions cached_options;
+static uint32 cached_num_perm;
+static MhIndexLayout cached_layout;
+
 /* The layout of this index for signatures of num_perm values. */
 static void
 index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 {
-	MhIndexOptions options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN, 0};
+	MhIndexOptions options;
 	MhStatus	status;
+
+	/* zeroed whole, padding too: the cache compares the bytes */
+	memset(&options, 0, sizeof(options));
+	options.layout = MH_INDEX_LAYOUT_DEFAULT;
+	options.threshold = THRESHOLD_NOT_GIVEN;
+	options.key_bits = KEY_BITS_NOT_GIVEN;
 
 	if (PG_HAS_OPCLASS_OPTIONS())
 	{
@@ -120,22 +141,34 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 			options.rows = (uint32) given->rows;
 		}
 		if (given->recall > 0.0)
-		{
-			uint32		bands,
-						rows;
-
-			/* its errors, should a stored option be out of range */
-			minhash_recall_layout(options.threshold >= 0.0 ? options.threshold :
-								  minhash_layout_threshold(options.layout),
-								  given->recall, num_perm, &bands, &rows);
 			options.recall = given->recall;
-		}
+	}
+	/* the last options' layout: the recall layout takes a search (some 20 us) */
+	if (cached_valid && cached_num_perm == num_perm &&
+		memcmp(&cached_options, &options, sizeof(options)) == 0)
+	{
+		*layout = cached_layout;
+		return;
 	}
 	status = mh_index_layout(&options, num_perm, layout);
+	if (status != MH_OK && options.recall > 0.0 && status != MH_ERR_UNKNOWN_LAYOUT)
+	{
+		uint32		bands,
+					rows;
+
+		/* its errors, should a stored option not fit these signatures */
+		minhash_recall_layout(options.threshold >= 0.0 ? options.threshold :
+							  minhash_layout_threshold(options.layout),
+							  options.recall, num_perm, &bands, &rows);
+	}
 	if (status == MH_ERR_UNKNOWN_LAYOUT)
 		report_unknown_layout((int) options.layout, false);
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "choose the index layout");
+	cached_options = options;
+	cached_num_perm = num_perm;
+	cached_layout = *layout;
+	cached_valid = true;
 }
 
 /*
