@@ -212,7 +212,7 @@ MhStatus mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t
                                 void *poll_arg, uint32_t *pivots, double *resemblance) noexcept
 {
 	return minhash::guarded([&]() -> MhStatus {
-		MH_INJECTION_POINT("mh_group_greedy");
+		MH_INJECTION_POINT("mh_group_greedy_banded");
 		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
 		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
 			return MH_ERR_NUM_PERM_RANGE;
