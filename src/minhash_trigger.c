@@ -654,7 +654,7 @@ refuse_citus_shard(TriggerData *trigdata)
 							trigger_name),
 					 errdetail("Relation \"%s\" is one of the %d shards of distributed table %s, and a lookup on it sees only the rows of this shard.",
 							   RelationGetRelationName(rel), shards, table),
-					 errhint("Drop the trigger and flag duplicates through the coordinator after loading, or use near_dupe_groups() on the distributed table (README, \"Beyond one machine, on Citus\").")));
+					 errhint("Drop the trigger and flag duplicates through the coordinator after loading, or use near_dupe_groups() on the distributed table (README, \"Sharding on Citus\").")));
 	}
 	SPI_finish();
 }
