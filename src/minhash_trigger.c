@@ -33,9 +33,9 @@
 #include "access/genam.h"
 #include "access/gin_private.h"
 #include "access/htup_details.h"
-#include "catalog/pg_namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/executor.h"
@@ -603,8 +603,8 @@ warn_fastupdate(TriggerData *trigdata, const FlagTrigger *flag_trigger)
  * unflagged without a word.  Refuse to run on a shard of a table of more
  * than one shard.  A reference table's or a local table's shard holds every
  * row of its table and is accepted.  Checked when an entry is built: once
- * per trigger and session; without Citus's catalog pg_dist_shard it costs
- * one syscache lookup.
+ * per trigger and session; without Citus's catalog pg_dist_shard (Citus 13
+ * keeps it on every node) it costs one syscache lookup.
  */
 static void
 refuse_citus_shard(TriggerData *trigdata)
@@ -614,8 +614,7 @@ refuse_citus_shard(TriggerData *trigdata)
 	Datum		values[2];
 	int			status;
 
-	if (!OidIsValid(get_relname_relid("pg_dist_shard", PG_CATALOG_NAMESPACE)) ||
-		!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+	if (!OidIsValid(get_relname_relid("pg_dist_shard", PG_CATALOG_NAMESPACE)))
 		return;
 	values[0] = ObjectIdGetDatum(RelationGetRelid(rel));
 	values[1] = CStringGetTextDatum(RelationGetRelationName(rel));
@@ -626,7 +625,6 @@ refuse_citus_shard(TriggerData *trigdata)
 								   " (SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard o"
 								   "   WHERE o.logicalrelid = s.logicalrelid)::pg_catalog.int4"
 								   " FROM pg_catalog.pg_dist_shard s"
-								   " JOIN pg_catalog.pg_dist_partition p ON p.logicalrelid = s.logicalrelid"
 								   " WHERE pg_catalog.relation_is_a_known_shard($1)"
 								   " AND s.shardid = pg_catalog.substring($2, '_([0-9]+)$')::pg_catalog.int8",
 								   2, argtypes, values, NULL, true, 1);
