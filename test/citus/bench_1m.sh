@@ -46,7 +46,7 @@ say() { printf '==> %s\n' "$*"; }
 now() { echo "${EPOCHREALTIME/,/.}"; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", b - a}'; }
 timed() {   # timed VAR SQL: runs SQL on the coordinator, VAR = seconds
-    local t=$(now)
+    local t; t=$(now)
     q -c "$2" >/dev/null
     printf -v "$1" '%s' "$(secs "$t" "$(now)")"
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # test/citus/lib.sh: a Citus coordinator and two workers on this machine,
 # for citus.sh and bench_1m.sh (sourced, not run).
 #
