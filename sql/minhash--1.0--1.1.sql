@@ -908,3 +908,23 @@ CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS
 COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
 
 ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
+
+-------------------------------------------------------------------------------
+-- Bulk loads: what building a signature costs the planner (issue 17)
+-------------------------------------------------------------------------------
+
+-- Building a signature hashes every word and shingle of its document: about
+-- twice md5() on the same bytes with words, several times more with
+-- character shingles (test/bench/README.md).  At the default COST 1 the
+-- planner takes it for free, so CREATE TABLE ... AS SELECT minhash(body)
+-- never ran in parallel (a parallel plan saves only CPU, and it saw none).
+-- 100 (in units of cpu_operator_cost) is what a signature of a few hundred
+-- bytes of text costs measured against a sequential scan's per-row cost;
+-- with it such statements get parallel workers.  Nothing else changes: the
+-- functions are as IMMUTABLE, STRICT and PARALLEL SAFE as before.
+ALTER FUNCTION @extschema@.minhash(text, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash(character varying, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash(character, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.shingle_hashes(text, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash_chars(text, integer, integer, integer) COST 500;
+ALTER FUNCTION @extschema@.minhash_char_shingles(text, integer, integer, integer) COST 500;
