@@ -25,7 +25,7 @@ struct DistinctCounter
 // asks for (documents have far fewer words than the bound allows), at least
 // this, and doubles.  Where it starts changes nothing but speed: the count is
 // exact until the table reaches max_capacity, whatever the way there.
-constexpr uint64_t kInitialCounterCapacity = 256;
+constexpr uint64_t kInitialCounterCapacity = 512;
 
 constexpr uint64_t kMinCounterCapacity = 16;
 constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20; // 8 MB table + 4 MB scratch
