@@ -138,24 +138,10 @@ __attribute__((flatten)) uint64_t hash_window(const Token *window, uint64_t coun
 	}
 }
 
-// XXH3 of a word's folded bytes.  XXH3 takes one of three paths for 1 to 16
-// bytes, and which one a word takes is a coin toss the branch predictor keeps
-// losing; so short words get all three, each at a length it accepts (where
-// its branches always go the same way), and keep the right one without a
-// branch.  The result is XXH3_64bits's, bit for bit.  `bytes` must be
-// readable for 16 bytes (the tokenizer's word buffer, which is zeroed).
+// XXH3 of a word's folded bytes, inlined whole: words are short.
 __attribute__((flatten)) uint64_t hash_word(const unsigned char *bytes, size_t n)
 {
-	if (n > 16 || n == 0) return XXH3_64bits(bytes, n);
-	uint64_t upto3 = XXH3_64bits(bytes, n < 3 ? n : 3);
-	uint64_t upto8 = XXH3_64bits(bytes, n < 4 ? 4 : n > 8 ? 8 : n);
-	uint64_t upto16 = XXH3_64bits(bytes, n < 9 ? 9 : n);
-	// Keep the compiler from moving each hash back under its own branch.
-	__asm__("" : "+r"(upto3), "+r"(upto8), "+r"(upto16));
-	const uint64_t long_mask = uint64_t(0) - uint64_t(n > 8);
-	const uint64_t mid_mask = uint64_t(0) - uint64_t(n >= 4);
-	const uint64_t short_hash = (upto8 & mid_mask) | (upto3 & ~mid_mask);
-	return (upto16 & long_mask) | (short_hash & ~long_mask);
+	return XXH3_64bits(bytes, n);
 }
 
 // Hash the window of the last `count` tokens ending at the newest one.

@@ -25,13 +25,10 @@ uint32_t fold_case(uint32_t code_point);
 
 // Largest folded word piece handed to a sink at once.
 constexpr size_t kWordPieceBytes = 256;
-static_assert(kWordPieceBytes >= 16, "sinks may read 16 bytes of a word piece");
 
 // For each word, calls sink.word_piece(bytes, n) zero or more times, then
 // sink.word_end(bytes, n) with the last non-empty piece of its folded UTF-8
-// (pieces end on code point boundaries).  The pointer handed to word_end is
-// to a buffer of kWordPieceBytes bytes with no indeterminate ones, so a sink
-// may read 16 bytes at it whatever n is.  Starts at
+// (pieces end on code point boundaries).  Starts at
 // *position, stops at the first word boundary at or after *position + piece,
 // and advances *position.
 template <typename Sink>

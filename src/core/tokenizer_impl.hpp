@@ -65,8 +65,7 @@ struct SinkWantsSpans<
 template <typename Sink>
 void tokenize(const unsigned char *text, size_t length, size_t *position, size_t piece, Sink &sink)
 {
-	// Zeroed: a sink may read the first 16 bytes whatever the word's length.
-	unsigned char word[kWordPieceBytes] = {};
+	unsigned char word[kWordPieceBytes];
 	size_t word_length = 0;
 	bool in_word = false;
 	size_t i = *position;
