@@ -112,7 +112,7 @@ builder_for_document(FmgrInfo *flinfo, const MhParams *params, uint64 max_elemen
 	status = mh_builder_init(keep->builder, size, params, max_elements);
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "initialize minhash builder");
-	keep->params = *params;
+	memcpy(&keep->params, params, sizeof(MhParams));	/* padding too: compared by memcmp */
 	keep->size = size;
 	*kept = true;
 	return keep->builder;

@@ -103,8 +103,8 @@ inline uint32_t to_little_endian(uint32_t v)
 void flush_pending(BuilderState *s)
 {
 	if (s->pending_count == 0) return;
-	update_minimums_batch(s->pending, s->pending_count, s->multipliers, s->increments,
-	                      s->minimums, s->params.num_perm);
+	update_minimums_batch(s->pending, s->pending_count, s->multipliers, s->increments, s->minimums,
+	                      s->params.num_perm);
 	s->pending_count = 0;
 }
 
@@ -125,16 +125,16 @@ __attribute__((flatten)) uint64_t hash_window(const Token *window, uint64_t coun
 {
 	switch (count)
 	{
-	case 2:
-		return XXH3_64bits_withSeed(window, 2 * sizeof(Token), seed);
-	case 3:
-		return XXH3_64bits_withSeed(window, 3 * sizeof(Token), seed);
-	case 4:
-		return XXH3_64bits_withSeed(window, 4 * sizeof(Token), seed);
-	case 5:
-		return XXH3_64bits_withSeed(window, 5 * sizeof(Token), seed);
-	default:
-		return XXH3_64bits_withSeed(window, count * sizeof(Token), seed);
+		case 2:
+			return XXH3_64bits_withSeed(window, 2 * sizeof(Token), seed);
+		case 3:
+			return XXH3_64bits_withSeed(window, 3 * sizeof(Token), seed);
+		case 4:
+			return XXH3_64bits_withSeed(window, 4 * sizeof(Token), seed);
+		case 5:
+			return XXH3_64bits_withSeed(window, 5 * sizeof(Token), seed);
+		default:
+			return XXH3_64bits_withSeed(window, count * sizeof(Token), seed);
 	}
 }
 

@@ -3786,11 +3786,12 @@ void test_polling()
 std::string random_unicode_text(std::mt19937_64 &rng, size_t pieces)
 {
 	static const char *const kPieces[] = {
-	    "a",  "Z",  "q",     "7",      "é",  "Ä",  "ß",   "ǅ",    "Σ",   "ς",   "Ж",     "ё",
-	    "ا",  "中", "語",    "ｶ",      "e\xCC\x81", "\xCC\x88", "İ", "ﬁ", "Ⅻ", "😀", " ",
-	    "  ", ",",  ". ",    "\n",     "\t", "—",  "\xFF", "\xE2\x82", "-", "_", "1", "Ω", "K"};
+	    "a", "Z",  "q",  "7",  "é",         "Ä",        "ß",        "ǅ", "Σ", "ς", "Ж", "ё",
+	    "ا", "中", "語", "ｶ",  "e\xCC\x81", "\xCC\x88", "İ",        "ﬁ", "Ⅻ", "😀", " ", "  ",
+	    ",", ". ", "\n", "\t", "—",         "\xFF",     "\xE2\x82", "-", "_", "1", "Ω", "K"};
 	std::string out;
-	for (size_t i = 0; i < pieces; i++) out += kPieces[rng() % (sizeof kPieces / sizeof kPieces[0])];
+	for (size_t i = 0; i < pieces; i++)
+		out += kPieces[rng() % (sizeof kPieces / sizeof kPieces[0])];
 	return out;
 }
 
@@ -3809,7 +3810,8 @@ void test_fast_paths()
 			                                b.data());
 			for (uint32_t &x : xs) x = static_cast<uint32_t>(rng());
 			std::vector<uint32_t> start(n);
-			for (uint32_t &m : start) m = rng() % 4 == 0 ? 0xFFFFFFFFu : static_cast<uint32_t>(rng());
+			for (uint32_t &m : start)
+				m = rng() % 4 == 0 ? 0xFFFFFFFFu : static_cast<uint32_t>(rng());
 			std::vector<uint32_t> batched = start, scalar = start;
 			minhash::update_minimums_batch(xs.data(), count, a.data(), b.data(), batched.data(), n);
 			for (uint32_t x : xs) minhash::update_minimums(x, a.data(), b.data(), scalar.data(), n);
@@ -3820,8 +3822,9 @@ void test_fast_paths()
 				for (uint32_t x : xs) m = std::min(m, a[i] * x + b[i]);
 				same = batched[i] == m;
 			}
-			check(same, "update_minimums_batch n=" + std::to_string(n) + " count=" +
-			                std::to_string(count) + " equals the scalar loop",
+			check(same,
+			      "update_minimums_batch n=" + std::to_string(n) +
+			          " count=" + std::to_string(count) + " equals the scalar loop",
 			      __LINE__);
 		}
 
@@ -3835,9 +3838,9 @@ void test_fast_paths()
 		uint32_t n;
 		int32_t seed;
 	};
-	const Case cases[] = {{MH_KIND_WORDS, 5, 128, 0},  {MH_KIND_WORDS, 3, 256, 1},
-	                      {MH_KIND_WORDS, 1, 33, -5},  {MH_KIND_WORDS, 7, 100, 42},
-	                      {MH_KIND_CHARS, 5, 128, 0},  {MH_KIND_CHARS, 2, 64, 9}};
+	const Case cases[] = {{MH_KIND_WORDS, 5, 128, 0}, {MH_KIND_WORDS, 3, 256, 1},
+	                      {MH_KIND_WORDS, 1, 33, -5}, {MH_KIND_WORDS, 7, 100, 42},
+	                      {MH_KIND_CHARS, 5, 128, 0}, {MH_KIND_CHARS, 2, 64, 9}};
 	for (const Case &c : cases)
 	{
 		const MhParams params = make_params(c.kind, c.size, c.n, c.seed);
@@ -3854,14 +3857,16 @@ void test_fast_paths()
 			else
 				text = random_unicode_text(rng, 1 + rng() % 600);
 			const std::vector<std::string> words = folded_words(text);
-			const Reference ref = c.kind == MH_KIND_WORDS ? reference_words(words, c.size, c.n, c.seed)
-			                                              : reference_chars(words, c.size, c.n, c.seed);
+			const Reference ref = c.kind == MH_KIND_WORDS
+			                          ? reference_words(words, c.size, c.n, c.seed)
+			                          : reference_chars(words, c.size, c.n, c.seed);
 			const Sig fresh = build_text(params, text);
 			CHECK_EQ(mh_builder_reset(kept.state, text.size() + 1), MH_OK, "reset");
 			const MhStatus fed = feed_all(kept.state, text, 1 + rng() % 300);
 			const Sig again = kept.finish();
 			reference_ok = reference_ok && fresh.status == MH_OK &&
-			               fresh.summary.distinct_shingles == ref.size && fresh.values == ref.values;
+			               fresh.summary.distinct_shingles == ref.size &&
+			               fresh.values == ref.values;
 			fresh_ok = fresh_ok && fresh.status == MH_OK;
 			reset_ok = reset_ok && fed == MH_OK && again.status == MH_OK &&
 			           again.summary.distinct_shingles == fresh.summary.distinct_shingles &&
@@ -3870,7 +3875,8 @@ void test_fast_paths()
 		const std::string what = std::string(c.kind == MH_KIND_WORDS ? "words" : "chars") +
 		                         " size " + std::to_string(c.size) + " n " + std::to_string(c.n);
 		check(fresh_ok, what + ": fresh builders succeed", __LINE__);
-		check(reference_ok, what + ": fresh builders equal the straightforward reference", __LINE__);
+		check(reference_ok, what + ": fresh builders equal the straightforward reference",
+		      __LINE__);
 		check(reset_ok, what + ": a builder reset between documents equals a fresh one", __LINE__);
 	}
 
@@ -3888,13 +3894,15 @@ void test_fast_paths()
 		CHECK_EQ(mh_builder_reset(nullptr, 10), MH_ERR_INTERNAL, "reset of null");
 		// A reset after finish starts over: the signature of the next document only.
 		const Sig one = build_words("alpha beta gamma delta epsilon zeta", 5, 128, 0);
-		CHECK_EQ(feed_all(small.state, "unrelated words first of all here", SIZE_MAX), MH_OK, "feed");
+		CHECK_EQ(feed_all(small.state, "unrelated words first of all here", SIZE_MAX), MH_OK,
+		         "feed");
 		(void)small.finish();
 		CHECK_EQ(mh_builder_reset(small.state, 100), MH_OK, "reset after finish");
 		CHECK_EQ(feed_all(small.state, "alpha beta gamma delta epsilon zeta", SIZE_MAX), MH_OK,
 		         "feed after reset");
 		const Sig two = small.finish();
-		CHECK(two.values == one.values && two.summary.distinct_shingles == one.summary.distinct_shingles,
+		CHECK(two.values == one.values &&
+		          two.summary.distinct_shingles == one.summary.distinct_shingles,
 		      "reset forgets the previous document");
 	}
 }
