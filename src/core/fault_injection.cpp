@@ -28,6 +28,7 @@ struct Boundary
 constexpr Boundary kBoundaries[] = {
     {"mh_builder_size", nullptr},
     {"mh_builder_init", nullptr},
+    {"mh_builder_reset", nullptr},
     {"mh_builder_feed_text", nullptr},
     {"mh_builder_add_element", nullptr},
     {"mh_builder_finish", nullptr},

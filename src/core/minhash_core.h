@@ -129,6 +129,15 @@ MhStatus	mh_builder_init(void *builder, size_t size, const MhParams *params,
 							uint64_t max_elements) MH_NOEXCEPT;
 
 /*
+ * Start another document in a builder mh_builder_init set up: same
+ * parameters, at most max_elements shingles, which may not need a larger
+ * buffer than the builder was initialized for (MH_ERR_BUFFER_TOO_SMALL).
+ * Gives the signature a fresh builder would, without computing the
+ * permutations again: for callers that build many signatures in a row.
+ */
+MhStatus	mh_builder_reset(void *builder, uint64_t max_elements) MH_NOEXCEPT;
+
+/*
  * Tokenize text[*position ..] for at least `piece` bytes, stopping at the
  * next word boundary (or the end), and advance *position.  The caller loops
  * until *position == length, checking for interrupts between calls.

@@ -3847,6 +3847,138 @@ void test_polling()
 	         MH_ERR_INTERRUPTED, "the poll stops the layout search");
 }
 
+// ---------------------------------------------------------------------------
+// The fast paths (issue 17) against straightforward references: batched
+// minimum updates, a builder reset between documents, shingle counts around
+// the batch size, on random ASCII and Unicode texts.
+// ---------------------------------------------------------------------------
+
+// Random text of letters from several scripts (with combining marks, digits,
+// emoji, punctuation and invalid bytes between and inside words).
+std::string random_unicode_text(std::mt19937_64 &rng, size_t pieces)
+{
+	static const char *const kPieces[] = {
+	    "a", "Z",  "q",  "7",  "é",         "Ä",        "ß",        "ǅ", "Σ", "ς", "Ж", "ё",
+	    "ا", "中", "語", "ｶ",  "e\xCC\x81", "\xCC\x88", "İ",        "ﬁ", "Ⅻ", "😀", " ", "  ",
+	    ",", ". ", "\n", "\t", "—",         "\xFF",     "\xE2\x82", "-", "_", "1", "Ω", "K"};
+	std::string out;
+	for (size_t i = 0; i < pieces; i++)
+		out += kPieces[rng() % (sizeof kPieces / sizeof kPieces[0])];
+	return out;
+}
+
+void test_fast_paths()
+{
+	g_section = "fast paths";
+	std::mt19937_64 rng(20261125);
+
+	// update_minimums_batch == update_minimums once per input, for block
+	// remainders (n not a multiple of the block) and batch sizes around 0.
+	for (uint32_t n : {1u, 5u, 16u, 31u, 32u, 33u, 64u, 100u, 128u, 129u, 256u, 1000u})
+		for (uint32_t count : {0u, 1u, 2u, 3u, 17u, 63u, 64u})
+		{
+			std::vector<uint32_t> a(n), b(n), xs(count);
+			minhash::hash_family_parameters(static_cast<int32_t>(n * 7 + count), n, a.data(),
+			                                b.data());
+			for (uint32_t &x : xs) x = static_cast<uint32_t>(rng());
+			std::vector<uint32_t> start(n);
+			for (uint32_t &m : start)
+				m = rng() % 4 == 0 ? 0xFFFFFFFFu : static_cast<uint32_t>(rng());
+			std::vector<uint32_t> batched = start, scalar = start;
+			minhash::update_minimums_batch(xs.data(), count, a.data(), b.data(), batched.data(), n);
+			for (uint32_t x : xs) minhash::update_minimums(x, a.data(), b.data(), scalar.data(), n);
+			bool same = batched == scalar;
+			for (uint32_t i = 0; i < n && same; i++)
+			{
+				uint32_t m = start[i];
+				for (uint32_t x : xs) m = std::min(m, a[i] * x + b[i]);
+				same = batched[i] == m;
+			}
+			check(same,
+			      "update_minimums_batch n=" + std::to_string(n) +
+			          " count=" + std::to_string(count) + " equals the scalar loop",
+			      __LINE__);
+		}
+
+	// Documents of 1 to 200 words (shingle counts on both sides of the batch
+	// of 64), ASCII with random separators and Unicode: fresh builders and
+	// one builder reset between documents both equal the reference.
+	struct Case
+	{
+		uint8_t kind;
+		uint16_t size;
+		uint32_t n;
+		int32_t seed;
+	};
+	const Case cases[] = {{MH_KIND_WORDS, 5, 128, 0}, {MH_KIND_WORDS, 3, 256, 1},
+	                      {MH_KIND_WORDS, 1, 33, -5}, {MH_KIND_WORDS, 7, 100, 42},
+	                      {MH_KIND_CHARS, 5, 128, 0}, {MH_KIND_CHARS, 2, 64, 9}};
+	for (const Case &c : cases)
+	{
+		const MhParams params = make_params(c.kind, c.size, c.n, c.seed);
+		// Laid out for the largest document below, reset for each one.
+		const uint64_t largest = 64 * 1024;
+		Builder kept(params, largest);
+		CHECK_EQ(kept.init_status, MH_OK, "kept builder");
+		bool fresh_ok = true, reset_ok = true, reference_ok = true;
+		for (int doc = 0; doc < 120; doc++)
+		{
+			std::string text;
+			if (doc % 2 == 0)
+				text = render(rng, random_words(rng, 1 + rng() % 200, 50 + rng() % 500));
+			else
+				text = random_unicode_text(rng, 1 + rng() % 600);
+			const std::vector<std::string> words = folded_words(text);
+			const Reference ref = c.kind == MH_KIND_WORDS
+			                          ? reference_words(words, c.size, c.n, c.seed)
+			                          : reference_chars(words, c.size, c.n, c.seed);
+			const Sig fresh = build_text(params, text);
+			CHECK_EQ(mh_builder_reset(kept.state, text.size() + 1), MH_OK, "reset");
+			const MhStatus fed = feed_all(kept.state, text, 1 + rng() % 300);
+			const Sig again = kept.finish();
+			reference_ok = reference_ok && fresh.status == MH_OK &&
+			               fresh.summary.distinct_shingles == ref.size &&
+			               fresh.values == ref.values;
+			fresh_ok = fresh_ok && fresh.status == MH_OK;
+			reset_ok = reset_ok && fed == MH_OK && again.status == MH_OK &&
+			           again.summary.distinct_shingles == fresh.summary.distinct_shingles &&
+			           again.summary.flags == fresh.summary.flags && again.values == fresh.values;
+		}
+		const std::string what = std::string(c.kind == MH_KIND_WORDS ? "words" : "chars") +
+		                         " size " + std::to_string(c.size) + " n " + std::to_string(c.n);
+		check(fresh_ok, what + ": fresh builders succeed", __LINE__);
+		check(reference_ok, what + ": fresh builders equal the straightforward reference",
+		      __LINE__);
+		check(reset_ok, what + ": a builder reset between documents equals a fresh one", __LINE__);
+	}
+
+	// Reset rejects a document that needs a larger counter than the builder
+	// was laid out for, and a buffer that is no builder.
+	{
+		const MhParams params = make_params(MH_KIND_WORDS, 5, 128, 0);
+		Builder small(params, 100);
+		CHECK_EQ(small.init_status, MH_OK, "small builder");
+		CHECK_EQ(mh_builder_reset(small.state, 100), MH_OK, "reset for the same bound");
+		CHECK_EQ(mh_builder_reset(small.state, 1000000), MH_ERR_BUFFER_TOO_SMALL,
+		         "reset for a larger bound");
+		std::vector<uint64_t> junk(64, 0);
+		CHECK_EQ(mh_builder_reset(junk.data(), 10), MH_ERR_INTERNAL, "reset of no builder");
+		CHECK_EQ(mh_builder_reset(nullptr, 10), MH_ERR_INTERNAL, "reset of null");
+		// A reset after finish starts over: the signature of the next document only.
+		const Sig one = build_words("alpha beta gamma delta epsilon zeta", 5, 128, 0);
+		CHECK_EQ(feed_all(small.state, "unrelated words first of all here", SIZE_MAX), MH_OK,
+		         "feed");
+		(void)small.finish();
+		CHECK_EQ(mh_builder_reset(small.state, 100), MH_OK, "reset after finish");
+		CHECK_EQ(feed_all(small.state, "alpha beta gamma delta epsilon zeta", SIZE_MAX), MH_OK,
+		         "feed after reset");
+		const Sig two = small.finish();
+		CHECK(two.values == one.values &&
+		          two.summary.distinct_shingles == one.summary.distinct_shingles,
+		      "reset forgets the previous document");
+	}
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -3886,6 +4018,7 @@ int main()
 	run(test_grouping, "grouping vs the greedy walk over every pair");
 	run(test_le_image, "little-endian image");
 	run(test_polling, "polling: sort and layout search");
+	run(test_fast_paths, "fast paths vs references");
 	if (timing)
 		std::printf(
 		    "(total %.2f s)\n",

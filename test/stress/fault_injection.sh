@@ -187,6 +187,7 @@ declare -A REACH=(
     [mh_builder_size]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_init]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_feed_text]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
+    [mh_builder_reset]="(SELECT string_agg(minhash(d)::text, ';') FROM (VALUES ('the quick brown fox'), ('jumps over the lazy dog')) v(d))"
     [mh_builder_finish]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_add_element]="minhash(ARRAY['red', 'green', 'blue'])::text"
     [mh_tokenize]="minhash_tokens('The Quick brown FOX, jumps')::text"
