@@ -99,7 +99,7 @@ echo "data: $((SECONDS - t0)) s"
 # name | FROM clause (may be empty) | the call, in a target list
 CALLS=(
     "near_dupe_groups||near_dupe_groups('interrupts_docs', 'id', 'sig')"
-    "near_dupe_pairs||near_dupe_pairs('interrupts_docs', 'id', 'sig', 0.5)"
+    "near_dupe_pairs||near_dupe_pairs('interrupts_docs', 'id', 'sig', 0.8)"
     "chunk_similarity literal|interrupts_pair|chunk_similarity(a, b, 8)"
     "chunk_similarity information|interrupts_pair|chunk_similarity(a, b, 8, 'information')"
     "common_chunks|interrupts_pair|common_chunks(a, b, 8)"
