@@ -971,3 +971,41 @@ ALTER FUNCTION @extschema@.minhash(character, integer, integer, integer) COST 10
 ALTER FUNCTION @extschema@.shingle_hashes(text, integer, integer) COST 100;
 ALTER FUNCTION @extschema@.minhash_chars(text, integer, integer, integer) COST 500;
 ALTER FUNCTION @extschema@.minhash_char_shingles(text, integer, integer, integer) COST 500;
+
+-------------------------------------------------------------------------------
+-- near_dupe_pairs in the engine (issue 17)
+-------------------------------------------------------------------------------
+
+-- near_dupe_pairs runs in memory (src/minhash_near_dupe_pairs.c, the
+-- engine's mh_near_pairs) instead of as near_dupe_query's statement, up to
+-- minhash.group_memory: the same pairs, resemblances and order as 1.0 (key_a
+-- before key_b in the key's order, ordered by key_a, key_b).  The typed
+-- overload takes a recall: NULL (the default) for the exact pairs, those of
+-- the self-join with % (or resemblance >= threshold); 0 < recall < 1 for the
+-- pairs sharing a band of mh_recall_layout, each verified.  The text version
+-- keeps its four arguments: a fifth double precision argument would take
+-- every positional call with a numeric key_type (near_dupe_pairs(..., 0.5,
+-- NULL::bigint)) away from the typed overload, float8 being the preferred
+-- numeric type; for text keys with a recall, pass NULL::text as key_type,
+-- which now returns key::text for a key column of any type (as
+-- near_dupe_groups does).  near_dupe_query(..., groups => false) stays: the
+-- exact pairs as one SQL statement within work_mem, the path for a table
+-- beyond minhash.group_memory.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT NULL)
+	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
+
+DROP FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement);
+CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision, key_type anyelement,
+								recall double precision DEFAULT NULL)
+	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) finds the pairs through the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few and runs faster; NULL is exact';
+COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off): the paths for a table beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';

@@ -370,6 +370,41 @@ MhStatus	mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 /* The most bytes mh_group_greedy allocates for these arguments (0 if invalid). */
 uint64_t	mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) MH_NOEXCEPT;
 
+/* --- pairs of near-duplicates -------------------------------------------- */
+
+/*
+ * One pair of near_dupe_pairs(): rows a < b, and their agreeing positions,
+ * their resemblance times num_perm (num_perm for two empty sets, 0 for one).
+ */
+typedef struct MhPair
+{
+	uint32_t	a;
+	uint32_t	b;
+	uint32_t	agreeing;
+} MhPair;
+
+/*
+ * The pairs of near_dupe_pairs(): of signatures[0 .. count), each num_perm
+ * values (empty[i] non-zero when row i's set is empty), every pair that
+ * agrees on all values of one of `bands` bands of `rows` values and whose
+ * resemblance (mh_resemblance) is at least threshold.  With the layout of
+ * mh_pigeonhole_layout(threshold, num_perm, 0) that is every pair at the
+ * threshold; with mh_recall_layout's, each with the probability of its
+ * S-curve.  On MH_OK *pairs holds *pair_count pairs sorted by (a, b), in
+ * *bytes bytes of mh_large_alloc memory the caller frees with mh_large_free
+ * (NULL when there are none).  MH_ERR_TOO_LARGE when they would take more
+ * than max_bytes (*pair_count: those found before).  Working memory besides
+ * the pairs: mh_near_pairs_memory(count).  On an error the outputs hold
+ * nothing, and no memory stays allocated.
+ */
+MhStatus	mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+						  uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+						  uint64_t max_bytes, MhInterruptPoll poll, void *poll_arg,
+						  MhPair **pairs, uint64_t *pair_count, size_t *bytes) MH_NOEXCEPT;
+
+/* The bytes mh_near_pairs allocates for count rows, besides the pairs. */
+uint64_t	mh_near_pairs_memory(uint32_t count) MH_NOEXCEPT;
+
 /*
  * Approximate grouping (near_dupe_groups(..., recall)): the same walk, with
  * candidates from the band keys of the given layout (mh_recall_layout), so

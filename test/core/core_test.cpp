@@ -29,6 +29,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -3661,6 +3662,121 @@ void test_grouping()
 
 
 // ---------------------------------------------------------------------------
+// Pairs (mh_near_pairs) against comparing every pair
+// ---------------------------------------------------------------------------
+
+void test_near_pairs()
+{
+	g_section = "near pairs";
+	std::mt19937_64 rng(20261125);
+	for (uint32_t num_perm : {1u, 7u, 32u, 128u})
+	{
+		// Families of variants (values from a small range: chance agreements
+		// and chance band collisions), exact copies, empty sets.
+		std::vector<std::vector<uint32_t>> sigs;
+		for (int family = 0; family < 30; family++)
+		{
+			std::vector<uint32_t> base(num_perm);
+			for (uint32_t &v : base) v = static_cast<uint32_t>(rng() % 64);
+			const int members = 1 + static_cast<int>(rng() % 8);
+			for (int m = 0; m < members; m++)
+			{
+				std::vector<uint32_t> variant = base;
+				const double share = (rng() % 100) / 100.0;
+				for (uint32_t &v : variant)
+					if ((rng() % 1000) / 1000.0 < share) v = static_cast<uint32_t>(rng() % 64);
+				sigs.push_back(variant);
+				if (rng() % 5 == 0) sigs.push_back(variant);
+			}
+		}
+		for (int e = 0; e < 3; e++) sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
+		std::shuffle(sigs.begin(), sigs.end(), rng);
+		const auto count = static_cast<uint32_t>(sigs.size());
+		std::vector<uint8_t> empty(count);
+		std::vector<const uint32_t *> rows(count);
+		for (uint32_t i = 0; i < count; i++)
+		{
+			rows[i] = sigs[i].data();
+			empty[i] = std::all_of(sigs[i].begin(), sigs[i].end(),
+			                       [](uint32_t v) { return v == MH_EMPTY_VALUE; });
+		}
+		auto agreeing = [&](uint32_t a, uint32_t b) -> uint32_t {
+			if (empty[a] || empty[b]) return empty[a] && empty[b] ? num_perm : 0;
+			return mh_agreeing_positions(rows[a], rows[b], num_perm);
+		};
+		for (double threshold : {0.01, 0.1, 0.3, 0.5, 0.75, 0.8, 0.9, 1.0})
+		{
+			const std::string context =
+			    "n " + std::to_string(num_perm) + ", threshold " + std::to_string(threshold);
+			std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> want;
+			for (uint32_t a = 0; a < count; a++)
+				for (uint32_t b = a + 1; b < count; b++)
+					if (static_cast<double>(agreeing(a, b)) / num_perm >= threshold)
+						want.emplace_back(a, b, agreeing(a, b));
+			auto run = [&](uint32_t bands, uint32_t band_rows, uint64_t max_bytes) {
+				MhPair *pairs = nullptr;
+				uint64_t found = 0;
+				size_t bytes = 0;
+				const MhStatus status =
+				    mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold, bands,
+				                  band_rows, max_bytes, nullptr, nullptr, &pairs, &found, &bytes);
+				std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> got;
+				for (uint64_t k = 0; status == MH_OK && k < found; k++)
+					got.emplace_back(pairs[k].a, pairs[k].b, pairs[k].agreeing);
+				if (pairs != nullptr) mh_large_free(pairs, bytes);
+				return std::make_pair(status, got);
+			};
+			// Exact: the pigeonhole layout with no spare bands.
+			MhPigeonholeLayout layout;
+			CHECK_EQ(mh_pigeonhole_layout(threshold, num_perm, 0, &layout), MH_OK, context);
+			auto exact = run(layout.bands, layout.rows, UINT64_MAX);
+			CHECK_EQ(exact.first, MH_OK, context);
+			CHECK(exact.second == want, context + ": exact pairs = every pair compared, in (a, b) order");
+			// Approximate: a subset, in order, verified.
+			uint32_t bands = 0, band_rows = 0;
+			if (mh_recall_layout(threshold, 0.9, num_perm, &bands, &band_rows) == MH_OK)
+			{
+				auto approx = run(bands, band_rows, UINT64_MAX);
+				CHECK_EQ(approx.first, MH_OK, context);
+				CHECK(std::includes(want.begin(), want.end(), approx.second.begin(),
+				                    approx.second.end()),
+				      context + ": approximate pairs are exact pairs");
+			}
+			// The cap on the pairs' memory.
+			if (want.size() > 4096)
+				CHECK_EQ(run(layout.bands, layout.rows, 4096 * sizeof(MhPair)).first,
+				         MH_ERR_TOO_LARGE, context + ": more pairs than max_bytes");
+		}
+		MhPair *pairs = nullptr;
+		uint64_t found = 0;
+		size_t bytes = 0;
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, 1, 1, UINT64_MAX,
+		                       stop_now, nullptr, &pairs, &found, &bytes),
+		         MH_ERR_INTERRUPTED, "the poll stops the pairs");
+		CHECK(pairs == nullptr && found == 0 && bytes == 0, "nothing handed over on a stop");
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, num_perm + 1, 1,
+		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes),
+		         MH_ERR_BANDS_RANGE, "more bands than values");
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, std::nan(""), 1, 1,
+		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes),
+		         MH_ERR_THRESHOLD_RANGE, "NaN threshold");
+	}
+	// Many copies: every pair once, though they share every band.
+	std::vector<uint32_t> same(64, 7);
+	std::vector<const uint32_t *> copies(300, same.data());
+	std::vector<uint8_t> not_empty(300, 0);
+	MhPair *pairs = nullptr;
+	uint64_t found = 0;
+	size_t bytes = 0;
+	CHECK_EQ(mh_near_pairs(copies.data(), not_empty.data(), 300, 64, 0.5, 33, 1, UINT64_MAX,
+	                       nullptr, nullptr, &pairs, &found, &bytes),
+	         MH_OK, "copies");
+	CHECK_EQ(found, uint64_t(300 * 299 / 2), "copies: every pair once");
+	if (pairs != nullptr) mh_large_free(pairs, bytes);
+	CHECK_EQ(mh_near_pairs_memory(1000), uint64_t(16000), "working memory: 16 bytes a row");
+}
+
+// ---------------------------------------------------------------------------
 // The little-endian image btree order and hashing run over
 // ---------------------------------------------------------------------------
 
@@ -4016,6 +4132,7 @@ int main()
 	run(test_interval, "resemblance interval");
 	run(test_union, "union");
 	run(test_grouping, "grouping vs the greedy walk over every pair");
+	run(test_near_pairs, "pairs vs every pair compared");
 	run(test_le_image, "little-endian image");
 	run(test_polling, "polling: sort and layout search");
 	run(test_fast_paths, "fast paths vs references");

@@ -200,6 +200,7 @@ declare -A REACH=(
     [mh_chunk_match]="chunk_similarity('a b c d e f g h', 'x a b c d e f y', 3)::text"
     [mh_group_greedy]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5) g)"
     [mh_group_greedy_banded]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5, NULL::text, recall => 0.99) g)"
+    [mh_near_pairs]="(SELECT string_agg(p::text, ';') FROM near_dupe_pairs('fault_docs', 'id', 'sig', 0.5) p)"
 )
 LONG_DOC="minhash(repeat('lorem ipsum dolor sit amet ', 100000))::text"   # 2.7 MB: 3 pieces
 for p in "${injected[@]}"; do [[ -n "${REACH[$p]:-}" ]] || fail "no statement reaches injection point $p"; done
@@ -210,7 +211,7 @@ for p in "${injected[@]}"; do
     if [[ "$p" == mh_builder_size ]]; then oom=XX000; else oom=53200; fi
     CASES+=("$p bad_alloc 1 false $oom" "$p runtime_error 1 false XX000" "$p int 1 false XX000")
 done
-for p in mh_exact_resemblance mh_chunk_match mh_group_greedy mh_group_greedy_banded mh_sort_distinct mh_lsh_params; do
+for p in mh_exact_resemblance mh_chunk_match mh_group_greedy mh_group_greedy_banded mh_near_pairs mh_sort_distinct mh_lsh_params; do
     CASES+=("$p interrupt 1 false XX000")
 done
 CASES+=("mh_builder_feed_text bad_alloc 2 false 53200")
