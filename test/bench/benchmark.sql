@@ -13,22 +13,7 @@ CREATE TEMP TABLE bench_docs (body text);
 ALTER TABLE bench_docs ALTER COLUMN body SET STORAGE EXTERNAL;
 INSERT INTO bench_docs SELECT body FROM spam_messages;
 
--- Runs the queries in turn, `rounds` times, so that a noisy moment hurts
--- them alike, and keeps each query's best time.
-CREATE FUNCTION pg_temp.best_times(queries text[], rounds int) RETURNS SETOF float8 LANGUAGE plpgsql AS $$
-DECLARE
-	best float8[] := array_fill('Infinity'::float8, ARRAY[cardinality(queries)]);
-	started timestamptz;
-BEGIN
-	FOR round IN 1..rounds LOOP
-		FOR q IN 1..cardinality(queries) LOOP
-			started := clock_timestamp();
-			EXECUTE queries[q];
-			best[q] := least(best[q], 1000 * extract(epoch FROM clock_timestamp() - started));
-		END LOOP;
-	END LOOP;
-	RETURN QUERY SELECT unnest(best);
-END $$;
+\ir ../lib/best_times.sql
 
 CREATE TEMP TABLE bench_queries (ord int, name text, query text);
 INSERT INTO bench_queries VALUES

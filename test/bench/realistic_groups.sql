@@ -6,12 +6,7 @@
 -- exact resemblance is at least t + 0.05, how many ended in one group.
 -- The exact resemblances are computed once into planted_exact (all families).
 \set ON_ERROR_STOP 1
-SELECT to_regclass('planted_exact') IS NULL AS need_exact \gset
-\if :need_exact
-CREATE TABLE planted_exact AS
-SELECT f.id, f.original_id, f.kind, shingle_resemblance(o.body, d.body) AS exact
-  FROM real_families f JOIN real_docs o ON o.id = f.original_id JOIN real_docs d ON d.id = f.id;
-\endif
+\ir ../corpus/planted_exact.sql
 DROP TABLE IF EXISTS realistic_groups;
 CREATE TABLE realistic_groups (group_id bigint, key text, pivot text, resemblance double precision);
 SET statement_timeout = '300s';

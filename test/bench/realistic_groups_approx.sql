@@ -8,12 +8,7 @@
 -- approximate layout (what the approximate mode can find at all).  The
 -- exact resemblances are computed once into planted_exact (all families).
 \set ON_ERROR_STOP 1
-SELECT to_regclass('planted_exact') IS NULL AS need_exact \gset
-\if :need_exact
-CREATE TABLE planted_exact AS
-SELECT f.id, f.original_id, f.kind, shingle_resemblance(o.body, d.body) AS exact
-  FROM real_families f JOIN real_docs o ON o.id = f.original_id JOIN real_docs d ON d.id = f.id;
-\endif
+\ir ../corpus/planted_exact.sql
 SET statement_timeout = '300s';
 DROP TABLE IF EXISTS approx_groups;
 CREATE TABLE approx_groups (mode text, group_id bigint, key bigint, pivot bigint, resemblance double precision);

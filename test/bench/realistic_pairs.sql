@@ -1,8 +1,9 @@
 -- near_dupe_pairs on the realistic corpus and the recall of its planted pairs
--- (run by hand after realistic_groups.sql, which makes planted_exact):
+-- (run by hand):
 --   psql -X -v t=0.8 [-v recall=0.99] -f test/bench/realistic_pairs.sql
 -- Without recall the exact pairs; with it, recall => :recall (keys as text).
 \set ON_ERROR_STOP 1
+\ir ../corpus/planted_exact.sql
 DROP TABLE IF EXISTS realistic_pairs;
 CREATE TABLE realistic_pairs (key_a text, key_b text, resemblance double precision);
 SET statement_timeout = '300s';
