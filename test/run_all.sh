@@ -42,6 +42,8 @@ EXTRA_SUITES=(
     test/sharding/sharding.sh
     test/stress/fault_injection.sh
     test/fuzz/sqlsmith.sh
+    # issue 17 item 3, short: 100,000 realistic documents, correctness only
+    test/bench/realistic_scale_short.sh
     test/clients/clients.sh
     test/review/review_page.sh
     # PostgreSQL 13 and 18 (built once into /var/cache/minhash-pg, then
