@@ -159,7 +159,13 @@ groups_sql() {
     if [[ $r == NULL ]]; then
         call="near_dupe_groups('real_docs', 'id', 'sig', $t)"
     else
-        call="near_dupe_groups('real_docs', 'id', 'sig', $t, recall => $r)"
+        # the recall overload may be the one with key_type (text keys: NULL::text)
+        if [[ $(psql -X -At -c "SELECT count(*) FROM pg_proc WHERE proname = 'near_dupe_groups'
+                                   AND 'recall' = ANY (proargnames) AND 'key_type' = ANY (proargnames)") != 0 ]]; then
+            call="near_dupe_groups('real_docs', 'id', 'sig', $t, key_type => NULL::text, recall => $r)"
+        else
+            call="near_dupe_groups('real_docs', 'id', 'sig', $t, recall => $r)"
+        fi
     fi
     cat <<SQL
 SELECT minhash('loads the library, and its settings'::text) IS NOT NULL AS loaded \gset

@@ -9,11 +9,16 @@
 SELECT :recall IS NULL AS step_exact,
        CASE WHEN :recall IS NULL THEN 'exact' ELSE 'recall ' || :recall END AS step_mode,
        :'fn' = 'groups' AS step_is_groups,
-       CASE :'fn' WHEN 'groups' THEN :'has_recall_groups' ELSE :'has_recall_pairs' END::boolean AS step_can \gset
+       CASE :'fn' WHEN 'groups' THEN :'has_recall_groups' ELSE :'has_recall_pairs' END::boolean AS step_can,
+       -- the recall overload may be the one with key_type (text keys: NULL::text)
+       EXISTS (SELECT FROM pg_proc WHERE proname = 'near_dupe_' || :'fn'
+                  AND 'recall' = ANY (proargnames) AND 'key_type' = ANY (proargnames)) AS step_key_type \gset
 DROP TABLE IF EXISTS scale_out_:fn;
 \if :step_exact
 \set step_call 'near_dupe_' :fn '(''real_docs'', ''id'', ''sig'', ' :t ')'
 \set step_can true
+\elif :step_key_type
+\set step_call 'near_dupe_' :fn '(''real_docs'', ''id'', ''sig'', ' :t ', key_type => NULL::text, recall => ' :recall ')'
 \else
 \set step_call 'near_dupe_' :fn '(''real_docs'', ''id'', ''sig'', ' :t ', recall => ' :recall ')'
 \endif
