@@ -11,13 +11,29 @@
 
 _realistic_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 
+# The installed extension scripts' fingerprint: a corpus made under other
+# scripts has the extension's objects of then (CREATE EXTENSION ran then),
+# so it is regenerated, unless REALISTIC_KEEP=1 (then only a warning).
+_realistic_scripts() {
+    cat "$("${PG_CONFIG:-pg_config}" --sharedir)"/extension/minhash--*.sql | md5sum | cut -c1-32
+}
+
 realistic_corpus() {
-    local docs=$1 seed=${2:-0} have t0 t1
+    local docs=$1 seed=${2:-0} have t0 t1 scripts
     RDB="realistic_${docs}"
     ((seed == 0)) || RDB+="_s${seed}"
+    scripts=$(_realistic_scripts)
     have=$(psql -X -At -d "$RDB" -c \
-        "SELECT docs FROM realistic_meta WHERE docs = $docs AND seed = $seed" 2>/dev/null || true)
-    if [[ "$have" != "$docs" ]]; then
+        "SELECT docs, scripts FROM realistic_meta WHERE docs = $docs AND seed = $seed" 2>/dev/null || true)
+    if [[ -n "$have" && "$have" != "$docs|$scripts" ]]; then
+        if [[ "${REALISTIC_KEEP:-0}" == 1 ]]; then
+            echo "corpus: WARNING: $RDB was made under other extension scripts; kept (REALISTIC_KEEP=1)"
+            have="$docs|$scripts"
+        else
+            echo "corpus: $RDB was made under other extension scripts: regenerating"
+        fi
+    fi
+    if [[ "$have" != "$docs|$scripts" ]]; then
         echo "corpus: generating $docs documents (seed $seed) into database $RDB"
         psql -X -q -d postgres -v ON_ERROR_STOP=1 \
             -c "DROP DATABASE IF EXISTS $RDB" -c "CREATE DATABASE $RDB" || return 1
@@ -33,6 +49,7 @@ SELECT $docs::bigint AS docs, $seed AS seed,
        round(($t1 - $t0)::numeric, 1) AS generate_seconds,
        pg_total_relation_size('real_docs') AS real_docs_bytes,
        (SELECT count(*) FROM real_docs) AS rows_loaded,
+       '$scripts'::text AS scripts,
        now() AS generated_at;
 SQL
     else
