@@ -42,7 +42,11 @@ CREATE TABLE IF NOT EXISTS scale10m_results (
     vmhwm_kb bigint, rss_anon_peak_kb bigint, at timestamptz DEFAULT now());
 SQL
 # The steps run now replace their earlier results (others are kept).
-psql -X -q -c "DELETE FROM scale10m_results WHERE step = ANY (string_to_array('$STEPS', ' '))"
+# SCALE_KEY_BITS=N: the index step builds gin_minhash_ops (key_bits = N), and
+# the index and lookups steps are recorded as index_kbN and lookups_kbN.
+KB=${SCALE_KEY_BITS:-}
+psql -X -q -c "DELETE FROM scale10m_results WHERE step = ANY (string_to_array('$STEPS', ' '))
+                                              OR ('$KB' <> '' AND step IN ('index_kb$KB', 'lookups_kb$KB'))"
 
 # sample_memory APP OUT: the largest RssAnon and the last VmHWM of the
 # backend whose application_name is APP, until it exits.
@@ -67,18 +71,19 @@ sample_memory() {
 # step NAME: runs the SQL on stdin in a session of its own, timed; the SQL
 # sets the psql variable detail (\gset) to what it found.
 step() {
-    local name=$1 app="scale10m_$1" t0 t1 mem rss
+    local name=$1 app="scale10m_$1" t0 t1 mem rss label=$1
+    [[ -z "$KB" || ( $name != index && $name != lookups ) ]] || label="${name}_kb$KB"
     if [[ " $STEPS " != *" $name "* ]]; then cat >/dev/null; return 0; fi
     echo "== $name ($(date -u +%H:%M:%S))"
     sample_memory "$app" "$LOG_DIR/$name.mem" &
     local sampler=$!
     t0=$(date +%s.%N)
     PGAPPNAME=$app psql -X -q -P pager=off -v ON_ERROR_STOP=1 -v docs="$DOCS" \
-        -f - -f test/bench/realistic_10m_record.sql -v step="$name" -v t0="$t0"
+        -f - -f test/bench/realistic_10m_record.sql -v step="$label" -v t0="$t0" -v key_bits="${KB:-20}"
     wait "$sampler" || true
     rss=""; [[ -f "$LOG_DIR/$name.mem" ]] && read -r rss _ <"$LOG_DIR/$name.mem"
     [[ -n "$rss" ]] && psql -X -q -c "UPDATE scale10m_results SET rss_anon_peak_kb = $rss
-                                       WHERE n = (SELECT max(n) FROM scale10m_results WHERE step = '$name')"
+                                       WHERE n = (SELECT max(n) FROM scale10m_results WHERE step = '$label')"
     return 0
 }
 
@@ -96,9 +101,9 @@ SQL
 
 step index <<'SQL'
 DROP INDEX IF EXISTS real_docs_sig_gin;
-CREATE INDEX real_docs_sig_gin ON real_docs USING gin (sig);
+CREATE INDEX real_docs_sig_gin ON real_docs USING gin (sig gin_minhash_ops (key_bits = :key_bits));
 ANALYZE real_docs;
-SELECT format('gin_minhash_ops default (0.8): %s, maintenance_work_mem %s',
+SELECT format('gin_minhash_ops (0.8, key_bits = %s): %s, maintenance_work_mem %s', :key_bits,
               pg_size_pretty(pg_relation_size('real_docs_sig_gin')),
               current_setting('maintenance_work_mem')) AS detail \gset
 SQL
@@ -184,7 +189,8 @@ CREATE UNLOGGED TABLE scale10m_groups AS SELECT * FROM $call;
 SELECT ceil(substring(:'LAST_ERROR_MESSAGE' FROM 'about ([0-9]+) kB')::numeric / 1024) AS mb \gset
 \echo 'the hint (psql \\errverbose):'
 \errverbose
-SET minhash.group_memory = :'mb' 'MB';
+\\set mb_setting :mb 'MB'
+SET minhash.group_memory = :'mb_setting';
 \set note 'refused at the default minhash.group_memory, run with ' :mb 'MB'
 SELECT clock_timestamp() AS g0 \gset
 CREATE UNLOGGED TABLE scale10m_groups AS SELECT * FROM $call;

@@ -37,7 +37,8 @@ SELECT :'step_state' = '53400' AS step_refused \gset
 SELECT ceil(substring(:'LAST_ERROR_MESSAGE' FROM 'about ([0-9]+) kB')::numeric / 1024) + 64 AS step_mb \gset
 \echo 'refused at the default minhash.group_memory:' :LAST_ERROR_MESSAGE
 \echo 'retrying with minhash.group_memory =' :step_mb 'MB'
-SET minhash.group_memory = :'step_mb' 'MB';
+\set step_mb_setting :step_mb 'MB'
+SET minhash.group_memory = :'step_mb_setting';
 \set step_note 'group_memory ' :step_mb 'MB (refused at the default)'
 SELECT clock_timestamp() AS step_t0 \gset
 \set ON_ERROR_STOP 0
