@@ -26,6 +26,7 @@ CORE_OBJS = \
 	src/core/explain_words.o \
 	src/core/interval.o \
 	src/core/grouping.o \
+	src/core/pairs.o \
 	src/core/fault_injection.o
 
 # The glue: one C file per SQL concern.
@@ -37,6 +38,7 @@ GLUE_OBJS = \
 	src/minhash_gin.o \
 	src/minhash_group.o \
 	src/minhash_near_dupe_groups.o \
+	src/minhash_near_dupe_pairs.o \
 	src/minhash_glue_shared.o \
 	src/minhash_guc.o \
 	src/minhash_lsh.o \
@@ -53,7 +55,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger group prepared security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger group pairs prepared approx security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
@@ -81,10 +83,11 @@ include $(PGXS)
 # PGXS tracks no header dependencies on Debian's build: spell them out.
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
+src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o: src/minhash_near_dupe.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).
-src/core/hash_family.o src/core/compare.o: CXXFLAGS += -O3
+src/core/hash_family.o src/core/compare.o src/core/pairs.o: CXXFLAGS += -O3
 
 # Core unit tests: the engine alone, under AddressSanitizer and UBSan.
 CORE_SOURCES = $(CORE_OBJS:.o=.cpp)

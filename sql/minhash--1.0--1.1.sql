@@ -908,3 +908,104 @@ CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS
 COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
 
 ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
+
+-------------------------------------------------------------------------------
+-- approximate mode (issue 17)
+-------------------------------------------------------------------------------
+
+-- recall => asks for the approximate layout (mh_recall_layout in the
+-- engine): bands and rows whose S-curve reaches recall a little above the
+-- threshold, a pair being a candidate when it shares one band key; fewer,
+-- longer bands than the exact layout, so fewer candidates and less memory.
+-- Verification is unchanged (resemblance >= threshold).  NULL is exact.
+--
+-- near_dupe_groups with text keys keeps its four arguments: a fifth
+-- double precision argument would take every positional call with a numeric
+-- key_type (near_dupe_groups(..., 0.5, NULL::bigint)) away from the typed
+-- overload (float8 is the preferred numeric type).  For text keys with a
+-- recall, pass NULL::text as key_type: a text key_type now returns key::text
+-- for a key column of any type.
+DROP FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement);
+CREATE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, sig_column name,
+								 threshold double precision, key_type anyelement,
+								 recall double precision DEFAULT NULL)
+	RETURNS TABLE(group_id bigint, key anyelement, pivot anyelement, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) takes candidates from the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few groupings and needs less memory; NULL is exact';
+
+-- The layout of the index's recall option and of recall =>: min_bands 1.
+-- No longer strict (a null recall is the exact layout); a null threshold or
+-- num_perm still gives null.
+DROP FUNCTION @extschema@.lsh_index_layout(double precision, integer);
+CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_perm integer DEFAULT 128,
+								 recall double precision DEFAULT NULL,
+								 OUT bands integer, OUT rows integer, OUT min_bands integer)
+	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares; with a recall, the approximate layout of the recall option and of near_dupe_groups(..., recall), where a candidate shares one band (min_bands 1, no guarantee)';
+
+-- gin_minhash_ops(threshold = t, recall = r): the approximate layout for t,
+-- a row a candidate when it shares one key (or the b - D every passing row
+-- shares, when more); part of layout 1, which no index had with this option
+-- before.  Such an index may return fewer rows than a sequential scan.
+COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits, layout and recall options';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';
+
+-------------------------------------------------------------------------------
+-- Bulk loads: what building a signature costs the planner (issue 17)
+-------------------------------------------------------------------------------
+
+-- Building a signature hashes every word and shingle of its document: about
+-- twice md5() on the same bytes with words, several times more with
+-- character shingles (test/bench/README.md).  At the default COST 1 the
+-- planner takes it for free, so CREATE TABLE ... AS SELECT minhash(body)
+-- never ran in parallel (a parallel plan saves only CPU, and it saw none).
+-- 100 (in units of cpu_operator_cost) is what a signature of a few hundred
+-- bytes of text costs measured against a sequential scan's per-row cost;
+-- with it such statements get parallel workers.  Nothing else changes: the
+-- functions are as IMMUTABLE, STRICT and PARALLEL SAFE as before.
+ALTER FUNCTION @extschema@.minhash(text, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash(character varying, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash(character, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.shingle_hashes(text, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash_chars(text, integer, integer, integer) COST 500;
+ALTER FUNCTION @extschema@.minhash_char_shingles(text, integer, integer, integer) COST 500;
+
+-------------------------------------------------------------------------------
+-- near_dupe_pairs in the engine (issue 17)
+-------------------------------------------------------------------------------
+
+-- near_dupe_pairs runs in memory (src/minhash_near_dupe_pairs.c, the
+-- engine's mh_near_pairs) instead of as near_dupe_query's statement, up to
+-- minhash.group_memory: the same pairs, resemblances and order as 1.0 (key_a
+-- before key_b in the key's order, ordered by key_a, key_b).  The typed
+-- overload takes a recall: NULL (the default) for the exact pairs, those of
+-- the self-join with % (or resemblance >= threshold); 0 < recall < 1 for the
+-- pairs sharing a band of mh_recall_layout, each verified.  The text version
+-- keeps its four arguments: a fifth double precision argument would take
+-- every positional call with a numeric key_type (near_dupe_pairs(..., 0.5,
+-- NULL::bigint)) away from the typed overload, float8 being the preferred
+-- numeric type; for text keys with a recall, pass NULL::text as key_type,
+-- which now returns key::text for a key column of any type (as
+-- near_dupe_groups does).  near_dupe_query(..., groups => false) stays: the
+-- exact pairs as one SQL statement within work_mem, the path for a table
+-- beyond minhash.group_memory.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT NULL)
+	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
+
+DROP FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement);
+CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision, key_type anyelement,
+								recall double precision DEFAULT NULL)
+	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) finds the pairs through the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few and runs faster; NULL is exact';
+COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off): the paths for a table beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';

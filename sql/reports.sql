@@ -42,8 +42,13 @@ SELECT * FROM near_dupe_pairs('reports_nulls', 'k', 'sig', 0.5, NULL::date);
 SELECT count(*) FROM near_dupe_groups('reports_nulls', 'k', 'sig', NULL, NULL::date);
 -- key_type must be the key column's type.
 SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL::integer);
-SELECT * FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5, NULL::text);
+SELECT * FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5, NULL::integer);
 SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL);
+-- key_type text: the keys as text, whatever the column's type (the way to
+-- text keys with a recall); the same rows as the text version.
+SELECT count(*) AS pairs, min(pg_typeof(key_a)::text) AS key_type,
+       count(*) FILTER (WHERE (key_a, key_b, resemblance) NOT IN (SELECT * FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5))) AS differing
+  FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5, NULL::text);
 -- The arguments are checked first, as for text keys.
 SELECT * FROM near_dupe_groups('reports_docs', 'no_such_key', 'sig', 0.5, NULL::bigint);
 SELECT * FROM near_dupe_pairs('reports_docs', 'no_such_key', 'sig', 0.5, NULL::bigint);

@@ -18,6 +18,15 @@
  * and the recheck drops them.  The index therefore never returns fewer rows
  * than a sequential scan.
  *
+ * Except with the recall option (approximate mode, issue 17): bands and rows
+ * come from mh_recall_layout(threshold option, recall), fewer and longer
+ * bands, and a row is a candidate when it shares one key with the query (or
+ * the b - D keys every passing row shares, when that is more).  A pair a
+ * little above the threshold (mh_recall_target) shares a band with
+ * probability recall, so such an index may return fewer rows than a
+ * sequential scan; it never reads every item, whatever the query's
+ * threshold.  recall is refused together with bands and rows.
+ *
  * The default layout (layout 1, mh_index_layout: mh_pigeonhole_layout with
  * two spare bands) takes b = D + 3 bands for the threshold option, rows =
  * floor(n / b): at 0.8 and n = 128, 28 bands of 4
@@ -66,12 +75,15 @@ typedef struct MinHashGinOptions
 								 * negative: the layout's */
 	int			key_bits;		/* bits kept of each band key; 0: the layout's */
 	int			layout;			/* layout version */
+	double		recall;			/* approximate layout; negative: exact */
 } MinHashGinOptions;
 
 #define THRESHOLD_NOT_GIVEN			(-1.0)
+#define RECALL_NOT_GIVEN			(-1.0)
 #define KEY_BITS_NOT_GIVEN			0
 
 pg_noreturn static void report_unknown_layout(int layout, bool creating);
+static double minhash_layout_threshold(uint32 layout);
 
 /*
  * Refuse an index whose layout this library cannot read or build: its keys
@@ -94,12 +106,24 @@ report_unknown_layout(int layout, bool creating)
 			 errhint("Install the version of minhash that built the index, or drop the index and create it again without the layout option (REINDEX keeps the layout).")));
 }
 
+/* The layout index_layout() computed last, and for what. */
+static bool cached_valid = false;
+static MhIndexOptions cached_options;
+static uint32 cached_num_perm;
+static MhIndexLayout cached_layout;
+
 /* The layout of this index for signatures of num_perm values. */
 static void
 index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 {
-	MhIndexOptions options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
+	MhIndexOptions options;
 	MhStatus	status;
+
+	/* zeroed whole, padding too: the cache compares the bytes */
+	memset(&options, 0, sizeof(options));
+	options.layout = MH_INDEX_LAYOUT_DEFAULT;
+	options.threshold = THRESHOLD_NOT_GIVEN;
+	options.key_bits = KEY_BITS_NOT_GIVEN;
 
 	if (PG_HAS_OPCLASS_OPTIONS())
 	{
@@ -116,12 +140,35 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 			options.bands = (uint32) given->bands;
 			options.rows = (uint32) given->rows;
 		}
+		if (given->recall > 0.0)
+			options.recall = given->recall;
+	}
+	/* the last options' layout: the recall layout takes a search (some 20 us) */
+	if (cached_valid && cached_num_perm == num_perm &&
+		memcmp(&cached_options, &options, sizeof(options)) == 0)
+	{
+		*layout = cached_layout;
+		return;
 	}
 	status = mh_index_layout(&options, num_perm, layout);
+	if (status != MH_OK && options.recall > 0.0 && status != MH_ERR_UNKNOWN_LAYOUT)
+	{
+		uint32		bands,
+					rows;
+
+		/* its errors, should a stored option not fit these signatures */
+		minhash_recall_layout(options.threshold >= 0.0 ? options.threshold :
+							  minhash_layout_threshold(options.layout),
+							  options.recall, num_perm, &bands, &rows);
+	}
 	if (status == MH_ERR_UNKNOWN_LAYOUT)
 		report_unknown_layout((int) options.layout, false);
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "choose the index layout");
+	cached_options = options;
+	cached_num_perm = num_perm;
+	cached_layout = *layout;
+	cached_valid = true;
 }
 
 /*
@@ -135,7 +182,7 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 bool
 minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
 {
-	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
+	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN, 0};
 	MhIndexLayout layout;
 
 	if (options != NULL)
@@ -149,10 +196,12 @@ minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
 		index_options.key_bits = (uint32) given->key_bits;
 		index_options.bands = (uint32) given->bands;
 		index_options.rows = (uint32) given->rows;
+		index_options.recall = given->recall > 0.0 ? given->recall : 0.0;
 	}
 	if (mh_index_layout(&index_options, num_perm, &layout) != MH_OK)
 		return true;
-	return mh_max_disagreements(threshold, num_perm) < layout.bands;
+	/* an approximate index never reads everything (extract_query) */
+	return layout.approximate || mh_max_disagreements(threshold, num_perm) < layout.bands;
 }
 
 /*
@@ -217,6 +266,21 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 
 	index_layout(fcinfo, sig->num_perm, &layout);
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
+	if (layout.approximate)
+	{
+		/*
+		 * The recall option: a row is a candidate when it shares one key,
+		 * or the b - D keys every passing row shares when that is more.
+		 */
+		required = palloc(sizeof(int32));
+		*required = max_disagreements < layout.bands ?
+			(int32) Max(layout.bands - max_disagreements, 1) : 1;
+		*extra_data = palloc(sizeof(Pointer) * layout.bands);
+		for (uint32 i = 0; i < layout.bands; i++)
+			(*extra_data)[i] = (Pointer) required;
+		*nentries = (int32) layout.bands;
+		PG_RETURN_POINTER(band_entries(sig, &layout));
+	}
 	if (max_disagreements >= layout.bands)
 	{
 		/* below what the layout guarantees: read everything, recheck all */
@@ -295,6 +359,27 @@ validate_options(void *parsed, relopt_value *values, int count)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("give either bands and rows, or threshold"),
 					 errhint("A threshold chooses bands and rows that find every pair at or above it.")));
+	for (int i = 0; i < count; i++)
+		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0)
+		{
+			if (options->bands > 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("give either bands and rows, or recall"),
+						 errhint("A recall chooses bands and rows for the threshold option.")));
+			minhash_check_recall(options->recall);
+		}
+}
+
+/* The threshold option's default in a layout version. */
+static double
+minhash_layout_threshold(uint32 layout)
+{
+	MhIndexLayoutVersion version;
+
+	if (mh_index_layout_version(layout, &version) != MH_OK)
+		report_unknown_layout((int) layout, false);
+	return version.threshold;
 }
 
 /*
@@ -326,6 +411,10 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							"version of the key layout (default 1, the only one; recorded so that later versions keep reading the index)",
 							MH_INDEX_LAYOUT_DEFAULT, 1, PG_INT32_MAX,
 							offsetof(MinHashGinOptions, layout));
+	add_local_real_reloption(relopts, "recall",
+							 "approximate index: bands and rows reaching this recall a little above the threshold option, a candidate sharing one key (default: exact)",
+							 RECALL_NOT_GIVEN, 0.0, 1.0,
+							 offsetof(MinHashGinOptions, recall));
 	register_reloptions_validator(relopts, validate_options);
 	PG_RETURN_VOID();
 }

@@ -12,6 +12,7 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 
 #include "minhash.h"
 
@@ -87,30 +88,84 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 												 (uint32) min_bands));
 }
 
+/*
+ * Approximate mode's recall (recall => of near_dupe_groups, the index's
+ * recall option): strictly between 0 and 1; NULL, not 0 or 1, asks for the
+ * exact result.
+ */
+double
+minhash_check_recall(double recall)
+{
+	if (!(recall > 0.0 && recall < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("recall must be between 0 and 1, exclusive"),
+				 errdetail("The value given was %s.", float8out_internal(recall)),
+				 errhint("Pass NULL for the exact result.")));
+	return recall;
+}
+
+/* The approximate layout for recall at threshold (mh_recall_layout), or an error. */
+void
+minhash_recall_layout(double threshold, double recall, uint32 num_perm,
+					  uint32 *bands, uint32 *rows)
+{
+	MhStatus	status;
+
+	minhash_check_threshold(threshold);
+	minhash_check_recall(recall);
+	status = mh_recall_layout(threshold, recall, num_perm, bands, rows);
+	if (status == MH_ERR_BANDS_RANGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no band layout of %u hash values reaches recall %g at threshold %g",
+						num_perm, recall, threshold),
+				 errhint("Ask for a lower recall, or use signatures of more hash values.")));
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "choose the approximate layout");
+}
+
 PG_FUNCTION_INFO_V1(minhash_lsh_index_layout);
 /*
- * lsh_index_layout(threshold, num_perm) -> (bands, rows, min_bands): the
- * layout gin_minhash_ops takes for its threshold option (in its default
+ * lsh_index_layout(threshold, num_perm, recall) -> (bands, rows, min_bands):
+ * the layout gin_minhash_ops takes for its threshold option (in its default
  * layout version: the engine's one pigeonhole layout with that version's
  * spare bands), and how many bands a row at that threshold is sure to share
- * with the query.
+ * with the query.  With a recall (not null): the approximate layout of the
+ * index's recall option and of near_dupe_groups(..., recall), mh_recall_layout,
+ * where a candidate shares one band (min_bands 1, not a guarantee).  Not
+ * strict for recall's sake: a null threshold or num_perm gives null.
  */
 Datum
 minhash_lsh_index_layout(PG_FUNCTION_ARGS)
 {
-	double		threshold = minhash_check_threshold(PG_GETARG_FLOAT8(0));
-	int32		num_perm = PG_GETARG_INT32(1);
+	double		threshold;
+	int32		num_perm;
 	MhIndexLayoutVersion version;
 	MhPigeonholeLayout layout;
 	TupleDesc	tupdesc;
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	threshold = minhash_check_threshold(PG_GETARG_FLOAT8(0));
+	num_perm = PG_GETARG_INT32(1);
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
 		minhash_report_params_error(MH_ERR_NUM_PERM_RANGE, num_perm, 0);
-	if (mh_index_layout_version(MH_INDEX_LAYOUT_DEFAULT, &version) != MH_OK)
+	if (PG_NARGS() > 2 && !PG_ARGISNULL(2))
+	{
+		uint32		bands,
+					rows;
+
+		minhash_recall_layout(threshold, PG_GETARG_FLOAT8(2), (uint32) num_perm, &bands, &rows);
+		layout.bands = bands;
+		layout.rows = rows;
+		layout.min_bands = 1;
+	}
+	else if (mh_index_layout_version(MH_INDEX_LAYOUT_DEFAULT, &version) != MH_OK)
 		elog(ERROR, "index layout %d is unknown", MH_INDEX_LAYOUT_DEFAULT);
-	if (mh_pigeonhole_layout(threshold, (uint32) num_perm, version.spare_bands, &layout) != MH_OK)
+	else if (mh_pigeonhole_layout(threshold, (uint32) num_perm, version.spare_bands, &layout) != MH_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no band layout finds every pair at threshold %g", threshold),

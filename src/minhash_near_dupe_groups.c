@@ -37,39 +37,10 @@
 #include "utils/typcache.h"
 
 #include "minhash.h"
+#include "minhash_near_dupe.h"
 
 /* Rows fetched from the cursor at a time. */
 #define FETCH_ROWS 10000
-
-/* The rows read, in table order. */
-typedef struct GroupRows
-{
-	uint32		count;
-	uint32		capacity;
-	uint64	   *tids;			/* minhash_tid_number: ctid order */
-	Datum	   *keys;
-	bool	   *key_nulls;
-	text	  **key_texts;		/* key::text, NULL for a null key */
-	uint64	   *sizes;			/* distinct shingles */
-	bool	   *signed_rows;	/* has a signature */
-	uint32	  **values;			/* the signature's values, NULL if none */
-
-	/* the values themselves, one signature after another */
-	uint32	   *value_store;
-	uint32		value_slots;	/* signatures it has room for */
-	uint32		value_count;	/* values a signature, from the check */
-	uint32		value_slots_used;
-
-	/* the signatures' parameters, from the first one */
-	bool		have_params;
-	MhParams	params;
-
-	/* how keys compare */
-	SortSupportData key_order;
-
-	/* the result's keys are in the key column's type (else key::text) */
-	bool		typed_keys;
-} GroupRows;
 
 static void *
 huge_array(Size size, Size count)
@@ -256,11 +227,12 @@ compare_rank(const GroupRows *rows, uint32 a, uint32 b)
 }
 
 /*
- * The rows' numbers in rank order: a bottom-up merge sort, which checks for
- * interrupts as it goes (PostgreSQL's in-memory sorts do not).
+ * The rows' numbers in the given order (rank order: compare_rank): a
+ * bottom-up merge sort, which checks for interrupts as it goes
+ * (PostgreSQL's in-memory sorts do not).
  */
-static uint32 *
-rank_rows(const GroupRows *rows)
+uint32 *
+minhash_near_dupe_sort_rows(const GroupRows *rows, NearDupeRowOrder compare)
 {
 	uint32		count = rows->count;
 	uint32	   *order = huge_array(sizeof(uint32), count);
@@ -282,7 +254,7 @@ rank_rows(const GroupRows *rows)
 
 			while (out < high)
 			{
-				if (b >= high || (a < middle && compare_rank(rows, order[a], order[b]) <= 0))
+				if (b >= high || (a < middle && compare(rows, order[a], order[b]) <= 0))
 					merged[out++] = order[a++];
 				else
 					merged[out++] = order[b++];
@@ -298,10 +270,13 @@ rank_rows(const GroupRows *rows)
 	return order;
 }
 
-/* The engine's walk over the signed rows, ranked[0 .. count). */
+/*
+ * The engine's walk over the signed rows, ranked[0 .. count): exact (bands
+ * 0), or with candidates from the given approximate layout.
+ */
 static void
 walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double threshold,
-			uint32 *pivots, double *resemblance)
+			uint32 bands, uint32 band_rows, uint32 *pivots, double *resemblance)
 {
 	const uint32 **signatures = huge_array(sizeof(uint32 *), count);
 	uint8	   *empty = huge_array(sizeof(uint8), count);
@@ -312,8 +287,13 @@ walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double th
 		signatures[i] = rows->values[ranked[i]];
 		empty[i] = rows->sizes[ranked[i]] == 0;
 	}
-	status = mh_group_greedy(signatures, empty, count, rows->params.num_perm, threshold,
-							 minhash_cancel_pending, NULL, pivots, resemblance);
+	if (bands == 0)
+		status = mh_group_greedy(signatures, empty, count, rows->params.num_perm, threshold,
+								 minhash_cancel_pending, NULL, pivots, resemblance);
+	else
+		status = mh_group_greedy_banded(signatures, empty, count, rows->params.num_perm,
+										threshold, bands, band_rows,
+										minhash_cancel_pending, NULL, pivots, resemblance);
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
 	if (status == MH_ERR_OUT_OF_MEMORY)
@@ -333,8 +313,8 @@ walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double th
  * A row's key as the result carries it: in the key column's own type when
  * the caller named it (key_type), else as text.
  */
-static Datum
-result_key(const GroupRows *rows, uint32 row, bool *isnull)
+Datum
+minhash_near_dupe_result_key(const GroupRows *rows, uint32 row, bool *isnull)
 {
 	if (rows->typed_keys)
 	{
@@ -384,8 +364,8 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 
 			values[0] = Int64GetDatum(group_id);
 			nulls[0] = false;
-			values[1] = result_key(rows, row, &nulls[1]);
-			values[2] = result_key(rows, pivot_row, &nulls[2]);
+			values[1] = minhash_near_dupe_result_key(rows, row, &nulls[1]);
+			values[2] = minhash_near_dupe_result_key(rows, pivot_row, &nulls[2]);
 			values[3] = Float8GetDatum(resemblance[members[m]]);
 			nulls[3] = false;
 			tuplestore_putvalues(store, desc, values, nulls);
@@ -398,7 +378,7 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 	{
 		values[0] = Int64GetDatum(++group_id);
 		nulls[0] = false;
-		values[1] = values[2] = result_key(rows, ranked[i], &nulls[1]);
+		values[1] = values[2] = minhash_near_dupe_result_key(rows, ranked[i], &nulls[1]);
 		nulls[2] = nulls[1];
 		nulls[3] = true;
 		tuplestore_putvalues(store, desc, values, nulls);
@@ -416,10 +396,12 @@ emit_groups(const GroupRows *rows, const uint32 *ranked, uint32 signed_count,
 /*
  * Refuse, before reading anything, a table whose grouping needs more than
  * minhash.group_memory: the rows, the signatures' values and the engine's
- * buckets (key texts not counted).
+ * buckets (key texts not counted), for the layout the walk uses (bands 0:
+ * exact).
  */
 static void
-check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshold)
+check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshold,
+			 uint32 bands)
 {
 	uint64		needed;
 
@@ -430,7 +412,17 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 	if (signed_rows == 0)
 		return;
 	needed = (uint64) row_count * ROW_BYTES + (uint64) signed_rows * sizeof(uint32) * num_perm +
-		mh_group_memory((uint32) signed_rows, (uint32) num_perm, threshold);
+		(bands == 0 ? mh_group_memory((uint32) signed_rows, (uint32) num_perm, threshold) :
+		 mh_group_memory_banded((uint32) signed_rows, bands));
+	if (needed / 1024 > (uint64) minhash_group_memory && bands != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("grouping needs about %llu kB of memory, more than minhash.group_memory (%d kB)",
+						(unsigned long long) (needed / 1024), minhash_group_memory),
+				 errdetail("%lld rows, %lld of them with a signature of %d values, at threshold %g with %u bands for the recall.",
+						   (long long) row_count, (long long) signed_rows, num_perm, threshold, bands),
+				 errhint("Set minhash.group_memory to at least %lluMB: the grouping as one SQL statement, near_dupe_query(..., groups => true), is exact only.",
+						 (unsigned long long) ((needed / 1024 + 1023) / 1024))));
 	if (needed / 1024 > (uint64) minhash_group_memory)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -463,25 +455,90 @@ check_key_type(Oid result_type, Oid column_type, const char *key_column, Oid sou
 						 format_type_be(column_type))));
 }
 
-PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
- * near_dupe_groups(source regclass, key_column name, sig_column name,
- * threshold float8 DEFAULT NULL): every row in one near-duplicate group,
- * keys as text; near_dupe_groups(source, key_column, sig_column,
- * threshold, key_type anyelement): the same, keys in their own type.
+ * Connect to SPI and check the call's source with near_dupe_check (source,
+ * key_column, sig_column, threshold: the first four arguments of
+ * near_dupe_groups and near_dupe_pairs), with its errors for bad arguments,
+ * a view, mixed parameters (one scan).  With typed keys the result's key
+ * type must be the key column's own.
  */
-Datum
-minhash_near_dupe_groups(PG_FUNCTION_ARGS)
+void
+minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys, Oid result_key_type,
+							   NearDupeSource *source)
 {
 	Oid			schema = get_func_namespace(fcinfo->flinfo->fn_oid);
 	const char *schema_name = quote_identifier(get_namespace_name(schema));
 	Oid			check_types[4] = {REGCLASSOID, NAMEOID, NAMEOID, FLOAT8OID};
 	Datum		check_args[4];
 	char		check_nulls[4];
-	Oid			source;
-	char	   *key_column,
-			   *sig_column,
-			   *query;
+	bool		isnull;
+
+	for (int i = 0; i < 4; i++)
+	{
+		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
+		check_nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args(psprintf("SELECT c.row_count, c.signed, c.num_perm, c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
+									   schema_name),
+							  4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "near_dupe_check failed");
+	source->row_count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	source->signed_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	source->num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	source->key_type = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
+	source->relation = PG_GETARG_OID(0);
+	source->key_column = NameStr(*PG_GETARG_NAME(1));
+	source->sig_column = NameStr(*PG_GETARG_NAME(2));
+	if (typed_keys)
+		check_key_type(result_key_type, source->key_type, source->key_column, source->relation);
+}
+
+/*
+ * Read every row of the source minhash_near_dupe_check_source checked into
+ * rows (rows->typed_keys set), in `into`; then end SPI.
+ */
+void
+minhash_near_dupe_read_source(const NearDupeSource *source, GroupRows *rows, MemoryContext into)
+{
+	char	   *query;
+
+	allocate_rows(rows, (uint32) source->row_count, into);
+	if (source->signed_rows > 0)
+	{
+		rows->value_slots = (uint32) source->signed_rows;
+		rows->value_count = (uint32) source->num_perm;
+		rows->value_store = allocate_values(into, sizeof(uint32) * (Size) source->num_perm * rows->value_slots);
+	}
+	/* key::text only for a result that carries the keys as text */
+	query = psprintf("SELECT s.ctid, s.%s, %s, s.%s FROM ONLY %s.%s s",
+					 quote_identifier(source->key_column),
+					 rows->typed_keys ? "NULL::pg_catalog.text" :
+					 psprintf("s.%s::pg_catalog.text", quote_identifier(source->key_column)),
+					 quote_identifier(source->sig_column),
+					 quote_identifier(get_namespace_name(get_rel_namespace(source->relation))),
+					 quote_identifier(get_rel_name(source->relation)));
+	read_rows(rows, query, into);
+	SPI_finish();
+}
+
+PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
+/*
+ * near_dupe_groups(source regclass, key_column name, sig_column name,
+ * threshold float8 DEFAULT NULL): every row in one near-duplicate group,
+ * keys as text; near_dupe_groups(source, key_column, sig_column,
+ * threshold, key_type anyelement, recall float8 DEFAULT NULL): the same,
+ * keys in their own type (text: key::text, whatever the column's type), and
+ * with a recall, candidates from the approximate layout (mh_recall_layout)
+ * instead of the exact one.  (1.0's four arguments, and 1.1 before recall,
+ * five.)
+ */
+Datum
+minhash_near_dupe_groups(PG_FUNCTION_ARGS)
+{
+	NearDupeSource source;
 	double		threshold;
 	MemoryContext work,
 				old;
@@ -490,19 +547,11 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 				signed_count = 0;
 	uint32	   *pivots;
 	double	   *resemblance;
-	int64		row_count,
-				signed_rows;
-	int32		num_perm = 0;
-	Oid			key_type;
-	bool		isnull;
+	uint32		recall_bands = 0,	/* 0: exact */
+				recall_rows = 0;
 	TupleDesc	desc;
 	Tuplestorestate *store;
 
-	for (int i = 0; i < 4; i++)
-	{
-		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
-		check_nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
-	}
 	store = minhash_materialize_result(fcinfo, &desc);
 
 	/* Everything below lives in one context, deleted at the end. */
@@ -510,52 +559,26 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	old = MemoryContextSwitchTo(work);
 	memset(&rows, 0, sizeof(rows));
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	/* Errors for bad arguments, a view, mixed parameters (one scan). */
-	if (SPI_execute_with_args(psprintf("SELECT c.row_count, c.signed, c.num_perm, c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
-									   schema_name),
-							  4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "near_dupe_check failed");
-	row_count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	signed_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	num_perm = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
-	key_type = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
-	source = PG_GETARG_OID(0);
-	key_column = NameStr(*PG_GETARG_NAME(1));
-	sig_column = NameStr(*PG_GETARG_NAME(2));
-	rows.typed_keys = PG_NARGS() == 5;
-	if (rows.typed_keys)
-		check_key_type(TupleDescAttr(desc, 1)->atttypid, key_type, key_column, source);
+	rows.typed_keys = PG_NARGS() >= 5 && TupleDescAttr(desc, 1)->atttypid != TEXTOID;
+	minhash_near_dupe_check_source(fcinfo, rows.typed_keys, TupleDescAttr(desc, 1)->atttypid, &source);
 	threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
-	check_memory(row_count, signed_rows, num_perm, threshold);
-	allocate_rows(&rows, (uint32) row_count, work);
-	if (signed_rows > 0)
-	{
-		rows.value_slots = (uint32) signed_rows;
-		rows.value_count = (uint32) num_perm;
-		rows.value_store = allocate_values(work, sizeof(uint32) * (Size) num_perm * rows.value_slots);
-	}
-	/* key::text only for a result that carries the keys as text */
-	query = psprintf("SELECT s.ctid, s.%s, %s, s.%s FROM ONLY %s.%s s",
-					 quote_identifier(key_column),
-					 rows.typed_keys ? "NULL::pg_catalog.text" :
-					 psprintf("s.%s::pg_catalog.text", quote_identifier(key_column)),
-					 quote_identifier(sig_column),
-					 quote_identifier(get_namespace_name(get_rel_namespace(source))),
-					 quote_identifier(get_rel_name(source)));
-	read_rows(&rows, query, work);
-	SPI_finish();
+	if (PG_NARGS() >= 6 && !PG_ARGISNULL(5) && source.signed_rows > 0)
+		minhash_recall_layout(threshold, PG_GETARG_FLOAT8(5), (uint32) source.num_perm,
+							  &recall_bands, &recall_rows);
+	else if (PG_NARGS() >= 6 && !PG_ARGISNULL(5))
+		minhash_check_recall(PG_GETARG_FLOAT8(5));
+	check_memory(source.row_count, source.signed_rows, source.num_perm, threshold, recall_bands);
+	minhash_near_dupe_read_source(&source, &rows, work);
 	MemoryContextSwitchTo(work);
 
-	ranked = rank_rows(&rows);
+	ranked = minhash_near_dupe_sort_rows(&rows, compare_rank);
 	while (signed_count < rows.count && rows.signed_rows[ranked[signed_count]])
 		signed_count++;
 	pivots = huge_array(sizeof(uint32), signed_count);
 	resemblance = huge_array(sizeof(double), signed_count);
 	if (signed_count > 0)
-		walk_groups(&rows, ranked, signed_count, threshold, pivots, resemblance);
+		walk_groups(&rows, ranked, signed_count, threshold, recall_bands, recall_rows,
+					pivots, resemblance);
 
 	MemoryContextSwitchTo(old);
 	emit_groups(&rows, ranked, signed_count, pivots, resemblance, store, desc);

@@ -16,7 +16,8 @@
  *
  * So when the operand is not a constant and the index might read everything
  * (the threshold is not known, or is known and below what every
- * gin_minhash_ops index on the column narrows), this estimator says the
+ * gin_minhash_ops index on the column narrows; an approximate index, with
+ * the recall option, narrows at every threshold), this estimator says the
  * clause may keep every row: selectivity 1, an upper bound, which prices the
  * index above a sequential scan.  Otherwise, and for constants (GIN's own
  * estimate is right there), it is matchingsel as before.  A generic plan for
@@ -95,9 +96,9 @@ index_may_read_everything(VariableStatData *vardata, bool threshold_known, doubl
 			index->opcintype[0] != vardata->vartype || !index_on(index, vardata))
 			continue;
 		indexed = true;
-		if (threshold_known &&
-			minhash_gin_narrows(index->opclassoptions ? index->opclassoptions[0] : NULL,
-								num_perm, threshold))
+		/* threshold unknown: only an approximate index narrows at every one (0) */
+		if (minhash_gin_narrows(index->opclassoptions ? index->opclassoptions[0] : NULL,
+								num_perm, threshold_known ? threshold : 0.0))
 			return false;
 	}
 	return indexed;

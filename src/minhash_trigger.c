@@ -35,6 +35,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/executor.h"
@@ -595,6 +596,67 @@ warn_fastupdate(TriggerData *trigdata, const FlagTrigger *flag_trigger)
 	list_free(indexes);
 }
 
+/*
+ * Citus (test/citus): with citus.enable_unsafe_triggers on, a trigger on a
+ * distributed table is created on each shard and fires there, and its
+ * lookup reads only that shard, so a duplicate in another shard would go
+ * unflagged without a word.  Refuse to run on a shard of a table of more
+ * than one shard.  A reference table's or a local table's shard holds every
+ * row of its table and is accepted.  Checked when an entry is built: once
+ * per trigger and session; without Citus's catalog pg_dist_shard (Citus 13
+ * keeps it on every node) it costs one syscache lookup.
+ */
+static void
+refuse_citus_shard(TriggerData *trigdata)
+{
+	Relation	rel = trigdata->tg_relation;
+	Oid			argtypes[2] = {REGCLASSOID, TEXTOID};
+	Datum		values[2];
+	int			status;
+
+	if (!OidIsValid(get_relname_relid("pg_dist_shard", PG_CATALOG_NAMESPACE)))
+		return;
+	values[0] = ObjectIdGetDatum(RelationGetRelid(rel));
+	values[1] = CStringGetTextDatum(RelationGetRelationName(rel));
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* a shard's name is its table's name, '_' and the shard id */
+	status = SPI_execute_with_args("SELECT s.logicalrelid::pg_catalog.regclass::pg_catalog.text,"
+								   " (SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard o"
+								   "   WHERE o.logicalrelid = s.logicalrelid)::pg_catalog.int4"
+								   " FROM pg_catalog.pg_dist_shard s"
+								   " WHERE pg_catalog.relation_is_a_known_shard($1)"
+								   " AND s.shardid = pg_catalog.substring($2, '_([0-9]+)$')::pg_catalog.int8",
+								   2, argtypes, values, NULL, true, 1);
+	if (status != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(status));
+	if (SPI_processed > 0)
+	{
+		bool		isnull;
+		char	   *table = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		int32		shards = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+														 SPI_tuptable->tupdesc, 2, &isnull));
+
+		/* Citus names a shard's trigger as the shard: "<trigger>_<shard id>" */
+		const char *shard_suffix = strrchr(RelationGetRelationName(rel), '_');
+		char	   *trigger_name = pstrdup(trigdata->tg_trigger->tgname);
+		size_t		name_len = strlen(trigger_name);
+
+		if (shard_suffix != NULL && name_len > strlen(shard_suffix) &&
+			strcmp(trigger_name + name_len - strlen(shard_suffix), shard_suffix) == 0)
+			trigger_name[name_len - strlen(shard_suffix)] = '\0';
+		if (shards > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("near-duplicate flagging trigger \"%s\" cannot run on a Citus shard",
+							trigger_name),
+					 errdetail("Relation \"%s\" is one of the %d shards of distributed table %s, and a lookup on it sees only the rows of this shard.",
+							   RelationGetRelationName(rel), shards, table),
+					 errhint("Drop the trigger and flag duplicates through the coordinator after loading, or use near_dupe_groups() on the distributed table (README, \"Sharding on Citus\").")));
+	}
+	SPI_finish();
+}
+
 /* The trigger's entry, built on its first row or after an invalidation. */
 static FlagTrigger *
 flag_trigger_for(TriggerData *trigdata, Oid function_oid)
@@ -617,6 +679,7 @@ flag_trigger_for(TriggerData *trigdata, Oid function_oid)
 		flag_trigger->valid = false;
 		flag_triggers_to_free = true;
 	}
+	refuse_citus_shard(trigdata);
 	flag_trigger = build_flag_trigger(trigdata, function_oid);
 	entry = hash_search(flag_trigger_by_oid, &trigger_oid, HASH_ENTER, NULL);
 	entry->flag_trigger = flag_trigger;

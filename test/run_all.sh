@@ -22,6 +22,7 @@ EXTRA_SUITES=(
     test/doc/readme_test.sh
     test/accuracy/accuracy.sh
     test/accuracy/recall.sh
+    test/accuracy/approx_recall.sh
     test/stress/concurrency.sh
     test/stress/trigger_concurrency.sh
     test/stress/concurrency_16_short.sh
@@ -46,6 +47,10 @@ EXTRA_SUITES=(
     test/bench/realistic_scale_short.sh
     test/clients/clients.sh
     test/review/review_page.sh
+    # minhash on Citus (a coordinator and two workers): Citus built once into
+    # /var/cache/minhash-citus from ../shared/vendor/citus-13.2.2.tar.gz or
+    # MINHASH_CITUS_SRC, skipped in one line without either (test/citus/README.md).
+    test/citus/citus.sh
     # PostgreSQL 13 and 18 (built once into /var/cache/minhash-pg, then
     # reused): build + installcheck each; then pg_upgrade 15 -> 18
     # (test/versions/README.md: times, first run and cached).

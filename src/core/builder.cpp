@@ -21,6 +21,9 @@ namespace
 
 constexpr uint64_t kBuilderMagic = 0x6D696E6861736831ULL; // "minhash1"
 
+// Shingles whose permutation inputs are batched before the minimums update.
+constexpr uint32_t kPendingInputs = 64;
+
 struct BuilderState
 {
 	uint64_t magic;
@@ -41,6 +44,10 @@ struct BuilderState
 	uint32_t *minimums;
 	XXH3_state_t *word_hash_state;
 	uint64_t max_elements;
+	// Permutation inputs not yet folded into the minimums: they go through
+	// update_minimums_batch a batch at a time.
+	uint32_t pending_count;
+	uint32_t pending[kPendingInputs];
 	uint64_t *collected; // optional: every shingle hash, for exact measures
 	uint64_t collected_count;
 };
@@ -93,13 +100,48 @@ inline uint32_t to_little_endian(uint32_t v)
 #endif
 }
 
-void add_shingle_hash(BuilderState *s, uint64_t hash)
+void flush_pending(BuilderState *s)
+{
+	if (s->pending_count == 0) return;
+	update_minimums_batch(s->pending, s->pending_count, s->multipliers, s->increments, s->minimums,
+	                      s->params.num_perm);
+	s->pending_count = 0;
+}
+
+inline void add_shingle_hash(BuilderState *s, uint64_t hash)
 {
 	if (s->collected != nullptr && s->collected_count < s->max_elements)
 		s->collected[s->collected_count++] = hash;
 	distinct_counter_add(&s->counter, hash);
-	update_minimums(permutation_input(hash), s->multipliers, s->increments, s->minimums,
-	                s->params.num_perm);
+	s->pending[s->pending_count++] = permutation_input(hash);
+	if (s->pending_count == kPendingInputs) flush_pending(s);
+}
+
+// XXH3 of a window of count tokens.  The common shingle sizes get a constant
+// length, so that the whole hash is inlined with its length branches folded
+// away; the result is XXH3_64bits_withSeed's, bit for bit.
+template <typename Token>
+__attribute__((flatten)) uint64_t hash_window(const Token *window, uint64_t count, uint64_t seed)
+{
+	switch (count)
+	{
+		case 2:
+			return XXH3_64bits_withSeed(window, 2 * sizeof(Token), seed);
+		case 3:
+			return XXH3_64bits_withSeed(window, 3 * sizeof(Token), seed);
+		case 4:
+			return XXH3_64bits_withSeed(window, 4 * sizeof(Token), seed);
+		case 5:
+			return XXH3_64bits_withSeed(window, 5 * sizeof(Token), seed);
+		default:
+			return XXH3_64bits_withSeed(window, count * sizeof(Token), seed);
+	}
+}
+
+// XXH3 of a word's folded bytes, inlined whole: words are short.
+__attribute__((flatten)) uint64_t hash_word(const unsigned char *bytes, size_t n)
+{
+	return XXH3_64bits(bytes, n);
 }
 
 // Hash the window of the last `count` tokens ending at the newest one.
@@ -108,11 +150,9 @@ void add_window(BuilderState *s, uint64_t count)
 	const uint64_t start = s->tokens_seen >= s->params.shingle_size ? s->ring_next : 0;
 	uint64_t hash;
 	if (s->params.kind == MH_KIND_WORDS)
-		hash =
-		    XXH3_64bits_withSeed(&s->word_ring[start], count * sizeof(uint64_t), s->shingle_seed);
+		hash = hash_window(&s->word_ring[start], count, s->shingle_seed);
 	else
-		hash =
-		    XXH3_64bits_withSeed(&s->char_ring[start], count * sizeof(uint32_t), s->shingle_seed);
+		hash = hash_window(&s->char_ring[start], count, s->shingle_seed);
 	add_shingle_hash(s, hash);
 }
 
@@ -154,7 +194,7 @@ struct WordSink
 		}
 		else
 		{
-			word_hash = XXH3_64bits(bytes, n);
+			word_hash = hash_word(bytes, n);
 		}
 		s->words_seen++;
 		push_token(s, s->word_ring, word_hash);
@@ -189,6 +229,25 @@ struct CharSink
 		s->words_seen++;
 	}
 };
+
+// Everything a new document starts from; the layout, the parameters and the
+// permutations stay.  (The token rings need no clearing: a window is read
+// only where tokens were written.)
+void start_document(BuilderState *s, uint64_t max_elements)
+{
+	s->tokens_seen = 0;
+	s->ring_next = 0;
+	s->words_seen = 0;
+	s->word_streaming = false;
+	s->finished = false;
+	s->max_elements = max_elements;
+	s->pending_count = 0;
+	s->collected = nullptr;
+	s->collected_count = 0;
+	for (uint32_t i = 0; i < s->params.num_perm; i++) s->minimums[i] = MH_EMPTY_VALUE;
+	distinct_counter_init(&s->counter, s->counter.table, s->counter.max_capacity,
+	                      distinct_counter_capacity(max_elements));
+}
 
 BuilderState *state_of(void *builder)
 {
@@ -235,7 +294,6 @@ extern "C"
 			s->magic = kBuilderMagic;
 			s->params = *params;
 			s->shingle_seed = shingle_hash_seed(params->seed);
-			s->max_elements = max_elements;
 			s->multipliers = reinterpret_cast<uint32_t *>(base + l.multipliers);
 			s->increments = reinterpret_cast<uint32_t *>(base + l.increments);
 			s->minimums = reinterpret_cast<uint32_t *>(base + l.minimums);
@@ -243,9 +301,25 @@ extern "C"
 			hash_state = (hash_state + 63) & ~uintptr_t(63);
 			s->word_hash_state = reinterpret_cast<XXH3_state_t *>(hash_state);
 			hash_family_parameters(params->seed, params->num_perm, s->multipliers, s->increments);
-			for (uint32_t i = 0; i < params->num_perm; i++) s->minimums[i] = MH_EMPTY_VALUE;
-			distinct_counter_init(&s->counter, reinterpret_cast<uint64_t *>(base + l.counter),
-			                      capacity);
+			s->counter.table = reinterpret_cast<uint64_t *>(base + l.counter);
+			s->counter.max_capacity = capacity;
+			start_document(s, max_elements);
+			return MH_OK;
+		});
+	}
+
+	MhStatus mh_builder_reset(void *builder, uint64_t max_elements) noexcept
+	{
+		return guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_builder_reset");
+			BuilderState *s = state_of(builder);
+			if (s == nullptr) return MH_ERR_INTERNAL;
+			// A smaller document may use a larger counter: either way its
+			// count stays exact (the capacity holds twice its upper bound)
+			// unless both are the largest, so the summary is the same.
+			if (distinct_counter_capacity(max_elements) > s->counter.max_capacity)
+				return MH_ERR_BUFFER_TOO_SMALL;
+			start_document(s, max_elements);
 			return MH_OK;
 		});
 	}
@@ -312,6 +386,7 @@ extern "C"
 			if (!s->finished && s->params.kind != MH_KIND_SET && s->tokens_seen > 0 &&
 			    s->tokens_seen < s->params.shingle_size)
 				add_window(s, s->tokens_seen);
+			flush_pending(s);
 			s->finished = true;
 			summary->params = s->params;
 			summary->flags = distinct_counter_is_exact(&s->counter) ? 0 : MH_FLAG_SIZE_ESTIMATED;

@@ -34,13 +34,15 @@ uint64_t distinct_counter_capacity(uint64_t max_elements)
 	return capacity;
 }
 
-void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity)
+void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity,
+                           uint64_t sized_for)
 {
+	if (sized_for == 0 || sized_for > max_capacity) sized_for = max_capacity;
 	counter->table = slots;
 	counter->scratch = slots + max_capacity;
 	counter->max_capacity = max_capacity;
 	const uint64_t initial =
-	    max_capacity / 4 > kInitialCounterCapacity ? max_capacity / 4 : kInitialCounterCapacity;
+	    sized_for / 4 > kInitialCounterCapacity ? sized_for / 4 : kInitialCounterCapacity;
 	counter->capacity = max_capacity < initial ? max_capacity : initial;
 	counter->count = 0;
 	counter->level = 0;

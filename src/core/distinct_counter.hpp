@@ -21,9 +21,11 @@ struct DistinctCounter
 	uint32_t level;        // sampling level; 0 = exact
 };
 
-// The table starts at a quarter of the caller's upper bound (documents have
-// far fewer words than the bound allows), at least this, and doubles.
-constexpr uint64_t kInitialCounterCapacity = 1024;
+// The table starts at a quarter of the capacity the document's upper bound
+// asks for (documents have far fewer words than the bound allows), at least
+// this, and doubles.  Where it starts changes nothing but speed: the count is
+// exact until the table reaches max_capacity, whatever the way there.
+constexpr uint64_t kInitialCounterCapacity = 512;
 
 constexpr uint64_t kMinCounterCapacity = 16;
 constexpr uint64_t kMaxCounterCapacity = uint64_t(1) << 20; // 8 MB table + 4 MB scratch
@@ -37,7 +39,10 @@ inline uint64_t distinct_counter_slots(uint64_t capacity)
 	return capacity + capacity / 2 + 1;
 }
 
-void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity);
+// sized_for: distinct_counter_capacity() of this document's upper bound, at
+// most max_capacity (0: max_capacity), where the table's size starts from.
+void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t max_capacity,
+                           uint64_t sized_for = 0);
 
 // Out of line: the table is half full; grow it or raise the sampling level.
 void distinct_counter_make_room(DistinctCounter *counter);

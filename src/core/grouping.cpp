@@ -7,7 +7,9 @@
 //   pair at the threshold: with at most D disagreeing positions and D + 1
 //   bands, some band agrees in every row (pigeonhole, mh_pigeonhole_layout
 //   with no spare bands).  So the groups are
-//   those of comparing every pair.
+//   those of comparing every pair.  Approximate mode (recall =>,
+//   mh_group_greedy_banded) walks the same way with the caller's layout
+//   (mh_recall_layout): a pair sharing no band key is not compared.
 //
 //   Why in memory and not SQL: the walk is one loop that polls for
 //   interrupts every few milliseconds and holds no temporary file, so a
@@ -106,8 +108,8 @@ double resemblance_of(const uint32_t *a, bool a_empty, const uint32_t *b, bool b
 }
 
 MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
-                      uint32_t num_perm, double threshold, Poller &poller, uint32_t *pivots,
-                      double *resemblance)
+                      uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+                      Poller &poller, uint32_t *pivots, double *resemblance)
 {
 	std::fill(pivots, pivots + count, kNone);
 	if (count == 0) return MH_OK;
@@ -117,11 +119,12 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 		                      num_perm);
 	};
 
-	// The fewest bands the guarantee allows (no spare bands): the longest
-	// bands, so the fewest chance candidates.  With no pigeonhole layout
-	// (threshold 0) every pair qualifies, so the first row takes them all.
+	// Exact (bands 0): the fewest bands the guarantee allows (no spare
+	// bands), the longest bands, so the fewest chance candidates.  With no
+	// pigeonhole layout (threshold 0) every pair qualifies, so the first row
+	// takes them all.  Approximate: the caller's layout.
 	MhPigeonholeLayout layout;
-	const MhStatus status = mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
+	const MhStatus status = bands != 0 ? MH_OK : mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
 	if (status == MH_ERR_BANDS_RANGE)
 	{
 		for (uint32_t i = 0; i < count; i++)
@@ -134,8 +137,11 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 	}
 
 	if (status != MH_OK) return status;
-	const uint32_t bands = layout.bands;
-	const uint32_t rows = layout.rows;
+	if (bands == 0)
+	{
+		bands = layout.bands;
+		rows = layout.rows;
+	}
 	BandBuckets buckets = bucket_rows(signatures, count, bands, rows, poller);
 
 	// compared_by[q]: the last pivot that compared q, so that a row sharing
@@ -195,8 +201,26 @@ MhStatus mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 			return MH_ERR_NUM_PERM_RANGE;
 		if (count == kNone) return MH_ERR_TOO_LARGE;
 		Poller poller(poll, poll_arg);
-		return group_greedy(signatures, empty, count, num_perm, threshold, poller, pivots,
+		return group_greedy(signatures, empty, count, num_perm, threshold, 0, 0, poller, pivots,
 		                    resemblance);
+	});
+}
+
+MhStatus mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t *empty,
+                                uint32_t count, uint32_t num_perm, double threshold,
+                                uint32_t bands, uint32_t rows, MhInterruptPoll poll,
+                                void *poll_arg, uint32_t *pivots, double *resemblance) noexcept
+{
+	return minhash::guarded([&]() -> MhStatus {
+		MH_INJECTION_POINT("mh_group_greedy_banded");
+		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
+		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
+			return MH_ERR_NUM_PERM_RANGE;
+		if (mh_check_layout(bands, rows, num_perm) != MH_OK) return MH_ERR_BANDS_RANGE;
+		if (count == kNone) return MH_ERR_TOO_LARGE;
+		Poller poller(poll, poll_arg);
+		return group_greedy(signatures, empty, count, num_perm, threshold, bands, rows, poller,
+		                    pivots, resemblance);
 	});
 }
 
@@ -212,11 +236,16 @@ uint64_t mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) no
 	MhPigeonholeLayout layout;
 	if (mh_pigeonhole_layout(threshold, num_perm, 0, &layout) != MH_OK)
 		return 0; // threshold 0: no buckets
+	return mh_group_memory_banded(count, layout.bands);
+}
+
+uint64_t mh_group_memory_banded(uint32_t count, uint32_t bands) noexcept
+{
 	// Per row: its key and number while sorting a band (16 bytes), the last
 	// pivot that compared it (4), and per band its bucket's place (4) and at
 	// most 1.5 entries of bucket lists (6: buckets of two rows and a length).
-	const uint64_t bands = layout.bands;
-	return static_cast<uint64_t>(count) * (20 + 10 * bands);
+	if (bands < 1 || bands > MH_MAX_BANDS) return 0;
+	return static_cast<uint64_t>(count) * (20 + 10 * static_cast<uint64_t>(bands));
 }
 
 } // extern "C"

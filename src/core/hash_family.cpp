@@ -29,12 +29,17 @@ void hash_family_parameters(int32_t seed, uint32_t n, uint32_t *a, uint32_t *b)
 	}
 }
 
-// The loop is where most of the time goes.  Compiled once per instruction set
-// and picked at load time: 16 positions per step with AVX-512, 8 with AVX2.
+// The loops are where much of the time goes.  Compiled once per instruction
+// set and picked at load time: 16 positions per step with AVX-512, 8 with
+// AVX2.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
     !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define MH_PER_ISA __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define MH_PER_ISA
 #endif
+
+MH_PER_ISA
 void update_minimums(uint32_t x, const uint32_t *__restrict a, const uint32_t *__restrict b,
                      uint32_t *__restrict mins, uint32_t n)
 {
@@ -43,6 +48,43 @@ void update_minimums(uint32_t x, const uint32_t *__restrict a, const uint32_t *_
 		const uint32_t value = a[i] * x + b[i];
 		mins[i] = value < mins[i] ? value : mins[i];
 	}
+}
+
+// A block of positions at a time, its minimums held in registers while every
+// input goes by (one load and store of them per block, not per input).
+MH_PER_ISA
+void update_minimums_batch(const uint32_t *__restrict xs, uint32_t count,
+                           const uint32_t *__restrict a, const uint32_t *__restrict b,
+                           uint32_t *__restrict mins, uint32_t n)
+{
+	constexpr size_t kBlock = 32;
+	size_t i = 0;
+	for (; i + kBlock <= n; i += kBlock)
+	{
+		const uint32_t *__restrict ab = a + i;
+		const uint32_t *__restrict bb = b + i;
+		uint32_t *__restrict mb = mins + i;
+		uint32_t m[kBlock], av[kBlock], bv[kBlock];
+		for (size_t l = 0; l < kBlock; l++)
+		{
+			m[l] = mb[l];
+			av[l] = ab[l];
+			bv[l] = bb[l];
+		}
+		for (uint32_t j = 0; j < count; j++)
+		{
+			const uint32_t x = xs[j];
+			for (size_t l = 0; l < kBlock; l++)
+			{
+				const uint32_t value = av[l] * x + bv[l];
+				m[l] = value < m[l] ? value : m[l];
+			}
+		}
+		for (size_t l = 0; l < kBlock; l++) mb[l] = m[l];
+	}
+	if (i < n)
+		for (uint32_t j = 0; j < count; j++)
+			update_minimums(xs[j], a + i, b + i, mins + i, static_cast<uint32_t>(n - i));
 }
 
 } // namespace minhash

@@ -30,6 +30,11 @@ inline uint32_t permutation_input(uint64_t shingle_hash)
 // mins[i] = min(mins[i], h_i(x)) for i in [0, n).
 void update_minimums(uint32_t x, const uint32_t *a, const uint32_t *b, uint32_t *mins, uint32_t n);
 
+// The same for each of xs[0..count): the minimums come out as if
+// update_minimums ran once per input (min is commutative and associative).
+void update_minimums_batch(const uint32_t *xs, uint32_t count, const uint32_t *a, const uint32_t *b,
+                           uint32_t *mins, uint32_t n);
+
 // The seed of the 64-bit shingle hash, so seeds give independent hashes too.
 inline uint64_t shingle_hash_seed(int32_t seed)
 {

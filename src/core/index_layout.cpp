@@ -20,7 +20,8 @@ struct LayoutEntry
 	MhIndexLayoutVersion choices;
 };
 
-// Layout 1 (minhash 1.0): threshold 0.8, key_bits 20, D + 3 bands.
+// Layout 1 (minhash 1.0): threshold 0.8, key_bits 20, D + 3 bands; with the
+// recall option (1.1), mh_recall_layout's bands and rows.
 constexpr LayoutEntry kLayouts[] = {
     {1, {0.8, 20, 2}},
 };
@@ -61,6 +62,19 @@ MhStatus mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 	if (key_bits > 32) return MH_ERR_ARGUMENT;
 	layout->version = options->layout;
 	layout->key_bits = key_bits;
+	layout->approximate = 0;
+	const double threshold =
+	    options->threshold >= 0.0 ? options->threshold : entry->choices.threshold;
+	if (options->recall != 0.0)
+	{
+		if (options->bands != 0 || options->rows != 0) return MH_ERR_ARGUMENT;
+		const MhStatus status =
+		    mh_recall_layout(threshold, options->recall, num_perm, &layout->bands, &layout->rows);
+		if (status == MH_ERR_THRESHOLD_RANGE) return MH_ERR_ARGUMENT;
+		if (status != MH_OK) return status;
+		layout->approximate = 1;
+		return MH_OK;
+	}
 	if (options->bands != 0 || options->rows != 0)
 	{
 		const MhStatus status = mh_check_layout(options->bands, options->rows, num_perm);
@@ -69,8 +83,6 @@ MhStatus mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 		layout->rows = options->rows;
 		return MH_OK;
 	}
-	const double threshold =
-	    options->threshold >= 0.0 ? options->threshold : entry->choices.threshold;
 	MhPigeonholeLayout pigeonhole;
 	const MhStatus status =
 	    mh_pigeonhole_layout(threshold, num_perm, entry->choices.spare_bands, &pigeonhole);

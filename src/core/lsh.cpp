@@ -159,6 +159,7 @@ MhStatus mh_recall_layout(double threshold, double recall, uint32_t num_perm, ui
                           uint32_t *rows) noexcept
 {
 	return minhash::guarded([&]() -> MhStatus {
+		MH_INJECTION_POINT("mh_recall_layout");
 		if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
 		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
 		if (!(recall > 0.0 && recall < 1.0)) return MH_ERR_ARGUMENT;

@@ -129,6 +129,15 @@ MhStatus	mh_builder_init(void *builder, size_t size, const MhParams *params,
 							uint64_t max_elements) MH_NOEXCEPT;
 
 /*
+ * Start another document in a builder mh_builder_init set up: same
+ * parameters, at most max_elements shingles, which may not need a larger
+ * buffer than the builder was initialized for (MH_ERR_BUFFER_TOO_SMALL).
+ * Gives the signature a fresh builder would, without computing the
+ * permutations again: for callers that build many signatures in a row.
+ */
+MhStatus	mh_builder_reset(void *builder, uint64_t max_elements) MH_NOEXCEPT;
+
+/*
  * Tokenize text[*position ..] for at least `piece` bytes, stopping at the
  * next word boundary (or the end), and advance *position.  The caller loops
  * until *position == length, checking for interrupts between calls.
@@ -288,7 +297,9 @@ MhStatus	mh_recall_layout(double threshold, double recall, uint32_t num_perm,
  * threshold 0.8, key_bits 20, D + 3 bands for a threshold (spare_bands 2;
  * with no pigeonhole layout, at threshold 0, num_perm bands of one row), and
  * each key is the band key (mh_band_keys) folded to 32 bits, key ^ key >> 32,
- * of which the low key_bits are kept.
+ * of which the low key_bits are kept.  With the recall option (minhash 1.1,
+ * no index had it before): bands and rows of mh_recall_layout(threshold,
+ * recall), and a row is a candidate when it shares one key (approximate).
  */
 #define MH_INDEX_LAYOUT_DEFAULT 1	/* an index without the option */
 #define MH_INDEX_LAYOUT_LATEST 1	/* the newest layout this library knows */
@@ -312,6 +323,7 @@ typedef struct MhIndexOptions
 	uint32_t	bands;			/* bands and rows come together */
 	uint32_t	rows;
 	uint32_t	key_bits;
+	double		recall;			/* 0: exact; else mh_recall_layout (no bands) */
 } MhIndexOptions;
 
 /* The keys an index makes of a signature of num_perm values. */
@@ -321,13 +333,14 @@ typedef struct MhIndexLayout
 	uint32_t	bands;
 	uint32_t	rows;
 	uint32_t	key_bits;		/* 1 .. 32 */
+	uint32_t	approximate;	/* recall option: a candidate shares one key */
 } MhIndexLayout;
 
 /*
  * The layout of an index with these options for signatures of num_perm
  * values.  MH_ERR_UNKNOWN_LAYOUT for an unknown version, MH_ERR_BANDS_RANGE
- * when given bands and rows do not fit, MH_ERR_ARGUMENT for other options out
- * of range.
+ * when given bands and rows do not fit or no layout reaches the recall,
+ * MH_ERR_ARGUMENT for other options out of range (recall with bands).
  */
 MhStatus	mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 							MhIndexLayout *layout) MH_NOEXCEPT;
@@ -356,6 +369,56 @@ MhStatus	mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 
 /* The most bytes mh_group_greedy allocates for these arguments (0 if invalid). */
 uint64_t	mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) MH_NOEXCEPT;
+
+/* --- pairs of near-duplicates -------------------------------------------- */
+
+/*
+ * One pair of near_dupe_pairs(): rows a < b, and their agreeing positions,
+ * their resemblance times num_perm (num_perm for two empty sets, 0 for one).
+ */
+typedef struct MhPair
+{
+	uint32_t	a;
+	uint32_t	b;
+	uint32_t	agreeing;
+} MhPair;
+
+/*
+ * The pairs of near_dupe_pairs(): of signatures[0 .. count), each num_perm
+ * values (empty[i] non-zero when row i's set is empty), every pair that
+ * agrees on all values of one of `bands` bands of `rows` values and whose
+ * resemblance (mh_resemblance) is at least threshold.  With the layout of
+ * mh_pigeonhole_layout(threshold, num_perm, 0) that is every pair at the
+ * threshold; with mh_recall_layout's, each with the probability of its
+ * S-curve.  On MH_OK *pairs holds *pair_count pairs sorted by (a, b), in
+ * *bytes bytes of mh_large_alloc memory the caller frees with mh_large_free
+ * (NULL when there are none).  MH_ERR_TOO_LARGE when they would take more
+ * than max_bytes (*pair_count: those found before).  Working memory besides
+ * the pairs: mh_near_pairs_memory(count).  On an error the outputs hold
+ * nothing, and no memory stays allocated.
+ */
+MhStatus	mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+						  uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+						  uint64_t max_bytes, MhInterruptPoll poll, void *poll_arg,
+						  MhPair **pairs, uint64_t *pair_count, size_t *bytes) MH_NOEXCEPT;
+
+/* The bytes mh_near_pairs allocates for count rows, besides the pairs. */
+uint64_t	mh_near_pairs_memory(uint32_t count) MH_NOEXCEPT;
+
+/*
+ * Approximate grouping (near_dupe_groups(..., recall)): the same walk, with
+ * candidates from the band keys of the given layout (mh_recall_layout), so
+ * that a pair at or above threshold sharing no band key is not compared.
+ * Verification is unchanged.  MH_ERR_BANDS_RANGE for a layout that does not
+ * fit num_perm.  Memory: mh_group_memory_banded(count, bands).
+ */
+MhStatus	mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t *empty,
+								   uint32_t count, uint32_t num_perm, double threshold,
+								   uint32_t bands, uint32_t rows, MhInterruptPoll poll,
+								   void *poll_arg, uint32_t *pivots, double *resemblance) MH_NOEXCEPT;
+
+/* The most bytes the walk allocates with `bands` bands (0 if invalid). */
+uint64_t	mh_group_memory_banded(uint32_t count, uint32_t bands) MH_NOEXCEPT;
 
 /*
  * Memory for a large array, in 2 MB pages where the kernel offers them, as

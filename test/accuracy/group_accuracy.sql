@@ -10,6 +10,12 @@
 -- Prints: pair recall and precision against exact shingle resemblance
 -- J >= 0.8, and how many memberships (row -> pivot) of the groups built the
 -- same way from exact J (and exact sizes) the MinHash groups reproduce.
+-- Then near_dupe_pairs at 0.5 .. 0.9 (the end of this file): exact equals
+-- the brute-force self-join at each threshold (checked), and with recall
+-- 0.99 the share of the brute-force pairs found per resemblance decile
+-- beside the mean lsh_probability of the recall layout (checked: at least
+-- 0.99 of the pairs at t + 0.05 and above, overall), and the time of the
+-- SQL formulation (near_dupe_query's statement) beside the engine's.
 \set ON_ERROR_STOP 1
 SET work_mem = '256MB';
 CREATE EXTENSION IF NOT EXISTS minhash;
@@ -128,4 +134,107 @@ BEGIN
 		RAISE EXCEPTION 'group accuracy: the SQL formulation differs from near_dupe_groups in % rows', n;
 	END IF;
 	RAISE NOTICE 'group accuracy: pairs = brute force, groups partition the rows, members reach 0.8, groups = the greedy walk = the SQL formulation where near_dupe_groups refuses';
+END $$;
+
+-- near_dupe_pairs at 0.5 .. 0.9, exact and with recall 0.99, against the
+-- brute-force self-join (every pair at 0.5 once; each threshold its part).
+RESET minhash.group_memory;
+CREATE TEMP TABLE ga_brute_05 AS
+SELECT x.id AS a, y.id AS b, resemblance(x.sig, y.sig) AS resemblance
+  FROM ga_docs x JOIN ga_docs y ON x.id < y.id WHERE resembles(x.sig, y.sig, 0.5);
+-- mh_recall_layout(t, 0.99, 128): bands and rows of recall => 0.99 at 128
+-- values (deterministic; lsh_index_layout(t, 128, 0.99) where it takes a
+-- recall, which must agree).
+CREATE TEMP TABLE ga_recall_layout (threshold float8, bands int, rows int);
+INSERT INTO ga_recall_layout VALUES (0.5, 26, 3), (0.6, 24, 4), (0.7, 17, 5), (0.8, 15, 8), (0.9, 8, 16);
+DO $$
+DECLARE
+	l record;
+	got record;
+BEGIN
+	IF to_regprocedure('lsh_index_layout(double precision, integer, double precision)') IS NOT NULL THEN
+		FOR l IN SELECT * FROM ga_recall_layout LOOP
+			EXECUTE 'SELECT bands, rows FROM lsh_index_layout($1, 128, 0.99)' INTO got USING l.threshold;
+			IF (got.bands, got.rows) IS DISTINCT FROM (l.bands, l.rows) THEN
+				RAISE EXCEPTION 'group accuracy: the recall layout at % is %x%, not %x%', l.threshold, got.bands, got.rows, l.bands, l.rows;
+			END IF;
+		END LOOP;
+	END IF;
+END $$;
+
+CREATE TEMP TABLE ga_pairs_by_t (threshold float8, mode text, a int, b int, resemblance float8);
+CREATE TEMP TABLE ga_times (threshold float8, sql_s numeric, exact_s numeric, recall_099_s numeric);
+DO $$
+DECLARE
+	t float8;
+	t0 timestamptz;
+	sql_s numeric;
+	exact_s numeric;
+	recall_s numeric;
+BEGIN
+	PERFORM set_config('enable_hashagg', 'off', true);
+	FOREACH t IN ARRAY ARRAY[0.5, 0.6, 0.7, 0.8, 0.9] LOOP
+		t0 := clock_timestamp();
+		EXECUTE 'SELECT count(*) FROM (' || near_dupe_query('ga_docs', 'id', 'sig', t) || ') q';
+		sql_s := extract(epoch FROM clock_timestamp() - t0);
+		t0 := clock_timestamp();
+		INSERT INTO ga_pairs_by_t SELECT t, 'exact', key_a, key_b, p.resemblance FROM near_dupe_pairs('ga_docs', 'id', 'sig', t, NULL::int) p;
+		exact_s := extract(epoch FROM clock_timestamp() - t0);
+		t0 := clock_timestamp();
+		INSERT INTO ga_pairs_by_t SELECT t, 'recall', key_a, key_b, p.resemblance FROM near_dupe_pairs('ga_docs', 'id', 'sig', t, NULL::int, recall => 0.99) p;
+		recall_s := extract(epoch FROM clock_timestamp() - t0);
+		INSERT INTO ga_times VALUES (t, round(sql_s, 3), round(exact_s, 3), round(recall_s, 3));
+	END LOOP;
+END $$;
+
+\echo 'near_dupe_pairs, exact and recall => 0.99, against the brute-force self-join, and seconds (the SQL formulation: near_dupe_query''s statement):'
+SELECT t.threshold, l.bands || 'x' || l.rows AS recall_layout,
+       (SELECT count(*) FROM ga_brute_05 b WHERE b.resemblance >= t.threshold) AS brute_force,
+       (SELECT count(*) FROM ga_pairs_by_t p WHERE p.threshold = t.threshold AND p.mode = 'exact') AS exact,
+       (SELECT count(*) FROM ga_pairs_by_t p WHERE p.threshold = t.threshold AND p.mode = 'recall') AS recall_099,
+       t.sql_s, t.exact_s, t.recall_099_s
+  FROM ga_times t JOIN ga_recall_layout l USING (threshold) ORDER BY t.threshold;
+
+\echo 'recall => 0.99: share of the brute-force pairs found by resemblance decile, beside the mean lsh_probability of the layout:'
+SELECT b.threshold, b.decile, count(*) AS pairs, count(p.a) AS found,
+       round(count(p.a)::numeric / count(*), 4) AS share_found,
+       round(avg(lsh_probability(b.resemblance, l.bands, l.rows))::numeric, 4) AS predicted
+  FROM (SELECT t.threshold, b.*, least(floor(b.resemblance * 10) / 10, 0.9) AS decile
+          FROM ga_recall_layout t JOIN ga_brute_05 b ON b.resemblance >= t.threshold) b
+  JOIN ga_recall_layout l USING (threshold)
+  LEFT JOIN ga_pairs_by_t p ON p.threshold = b.threshold AND p.mode = 'recall' AND (p.a, p.b) = (b.a, b.b)
+ GROUP BY b.threshold, b.decile ORDER BY b.threshold, b.decile;
+
+\echo 'recall => 0.99, pairs at t + 0.05 and above:'
+SELECT l.threshold, count(*) AS pairs, count(p.a) AS found, round(count(p.a)::numeric / count(*), 4) AS share_found
+  FROM ga_recall_layout l JOIN ga_brute_05 b ON b.resemblance >= l.threshold + 0.05
+  LEFT JOIN ga_pairs_by_t p ON p.threshold = l.threshold AND p.mode = 'recall' AND (p.a, p.b) = (b.a, b.b)
+ GROUP BY l.threshold ORDER BY l.threshold;
+
+DO $$
+DECLARE
+	n bigint;
+	share numeric;
+BEGIN
+	SELECT count(*) INTO n FROM ga_recall_layout t,
+		LATERAL ((SELECT b.a, b.b, b.resemblance FROM ga_brute_05 b WHERE b.resemblance >= t.threshold
+		          EXCEPT SELECT p.a, p.b, p.resemblance FROM ga_pairs_by_t p WHERE p.threshold = t.threshold AND p.mode = 'exact')
+		         UNION ALL
+		         (SELECT p.a, p.b, p.resemblance FROM ga_pairs_by_t p WHERE p.threshold = t.threshold AND p.mode = 'exact'
+		          EXCEPT SELECT b.a, b.b, b.resemblance FROM ga_brute_05 b WHERE b.resemblance >= t.threshold)) d;
+	IF n > 0 THEN
+		RAISE EXCEPTION 'group accuracy: exact near_dupe_pairs differs from the brute-force self-join in % pairs at 0.5 .. 0.9', n;
+	END IF;
+	SELECT count(*) INTO n FROM ga_pairs_by_t p WHERE p.mode = 'recall'
+	   AND NOT EXISTS (SELECT 1 FROM ga_pairs_by_t e WHERE e.mode = 'exact' AND (e.threshold, e.a, e.b, e.resemblance) = (p.threshold, p.a, p.b, p.resemblance));
+	IF n > 0 THEN
+		RAISE EXCEPTION 'group accuracy: % pairs of recall => 0.99 are not exact pairs', n;
+	END IF;
+	SELECT count(p.a)::numeric / nullif(count(*), 0) INTO share
+	  FROM ga_recall_layout l JOIN ga_brute_05 b ON b.resemblance >= l.threshold + 0.05
+	  LEFT JOIN ga_pairs_by_t p ON p.threshold = l.threshold AND p.mode = 'recall' AND (p.a, p.b) = (b.a, b.b);
+	IF share < 0.99 THEN
+		RAISE EXCEPTION 'group accuracy: recall => 0.99 found % of the pairs at t + 0.05 and above', round(share, 4);
+	END IF;
+	RAISE NOTICE 'group accuracy: exact near_dupe_pairs = brute force at 0.5 .. 0.9; recall => 0.99 returns exact pairs only and % of those at t + 0.05 and above', round(share, 4);
 END $$;

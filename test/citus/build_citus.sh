@@ -22,9 +22,11 @@
 # copied first) the static definition is removed when the server headers
 # already declare the function; the server's exported one does the same.
 #
-# Needs libzstd-dev, liblz4-dev and libkrb5-dev (gssapi.h): Debian's PostgreSQL is built with zstd and
-# lz4 and GSSAPI, and Citus includes their headers whenever the server's
-# pg_config.h says so, whatever its configure is told.  libcurl (anonymous
+# Needs libzstd-dev, liblz4-dev, libkrb5-dev (gssapi.h), libicu-dev and
+# libssl-dev (test/lib/common.sh installs them): Debian's PostgreSQL is built
+# with zstd, lz4, GSSAPI, ICU and OpenSSL, and Citus includes their headers
+# (and links -lssl -lcrypto) whenever the server's pg_config.h says so,
+# whatever its configure is told.  libcurl (anonymous
 # statistics) is left out: --without-libcurl.
 #
 # Idempotent: a stamp file records source + PostgreSQL version; minhash is
@@ -68,8 +70,8 @@ PGC=$ROOT$BINDIR/pg_config
 [[ "$("$PGC" --pkglibdir)" == "$ROOT$PKGLIBDIR" ]] || { echo "private pg_config does not see $ROOT$PKGLIBDIR" >&2; exit 1; }
 pgver=$("$PGC" --version)
 
-for h in zstd.h lz4.h gssapi/gssapi.h; do
-    [[ -f /usr/include/$h ]] || { echo "citus: /usr/include/$h missing: apt-get install libzstd-dev liblz4-dev libkrb5-dev" >&2; exit 1; }
+for h in zstd.h lz4.h gssapi/gssapi.h unicode/ucol.h openssl/ssl.h; do
+    [[ -f /usr/include/$h ]] || { echo "citus: /usr/include/$h missing: apt-get install libzstd-dev liblz4-dev libkrb5-dev libicu-dev libssl-dev (test/lib/common.sh's install_packages does)" >&2; exit 1; }
 done
 
 # 2. Citus, once per (source, PostgreSQL version).

@@ -29,6 +29,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -2785,7 +2786,7 @@ void test_index_layout()
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "layout 2 refused");
 	o.layout = 0;
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "layout 0 refused");
-	MhIndexLayout unknown{2, 28, 4, 20};
+	MhIndexLayout unknown{2, 28, 4, 20, 0};
 	std::vector<int32_t> keys(28);
 	CHECK_EQ(mh_index_keys(&unknown, a.data(), 128, keys.data()), MH_ERR_UNKNOWN_LAYOUT,
 	         "keys of layout 2 refused");
@@ -2799,6 +2800,31 @@ void test_index_layout()
 	o = no_options();
 	o.threshold = 1.5;
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_ARGUMENT, "threshold 1.5 refused");
+
+	// The recall option: mh_recall_layout's bands and rows for the threshold
+	// option (or the layout's 0.8), approximate; refused with bands and rows.
+	MhIndexLayout layout{};
+	uint32_t bands = 0, rows = 0;
+	o = no_options();
+	o.threshold = 0.5;
+	o.recall = 0.99;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall 0.99 at 0.5");
+	CHECK_EQ(mh_recall_layout(0.5, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.5");
+	CHECK(layout.bands == bands && layout.rows == rows && layout.approximate == 1,
+	      "the recall option takes mh_recall_layout's bands and rows");
+	o = no_options();
+	o.recall = 0.99;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall at the default threshold");
+	CHECK_EQ(mh_recall_layout(0.8, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.8");
+	CHECK(layout.bands == bands && layout.rows == rows, "recall at layout 1's threshold 0.8");
+	o.bands = 16;
+	o.rows = 8;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall with bands refused");
+	o = no_options();
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "no options");
+	CHECK_EQ(layout.approximate, 0u, "without recall: exact");
+	o.recall = 1.0;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall 1 refused");
 }
 
 // --- explaining a match: words with spans, exact S_R, chunks, intervals ------
@@ -3486,6 +3512,8 @@ void test_union()
 // Grouping (mh_group_greedy) against the greedy walk over every pair
 // ---------------------------------------------------------------------------
 
+std::vector<uint32_t> pivots_of(uint32_t count) { return std::vector<uint32_t>(count); }
+
 void test_grouping()
 {
 	g_section = "grouping";
@@ -3563,7 +3591,50 @@ void test_grouping()
 			         MH_OK, context);
 			CHECK(pivots == want_pivot, context + ": the pivots of the greedy walk over every pair");
 			CHECK(r == want_r, context + ": each row's resemblance to its pivot");
+
+			// Approximate (mh_group_greedy_banded): the same walk, a row
+			// compared with a pivot only when some band of the layout agrees
+			// in every row.
+			for (uint32_t band_rows : {1u, 3u})
+			{
+				const uint32_t bands = std::max(1u, num_perm / (band_rows * 2));
+				if (bands * band_rows > num_perm) continue;
+				auto share_band = [&](uint32_t a, uint32_t b) {
+					for (uint32_t band = 0; band < bands; band++)
+						if (std::equal(rows[a] + band * band_rows, rows[a] + (band + 1) * band_rows,
+						               rows[b] + band * band_rows))
+							return true;
+					return false;
+				};
+				std::vector<uint32_t> banded_pivot(count, UINT32_MAX);
+				std::vector<double> banded_r(count, -1);
+				for (uint32_t p = 0; p < count; p++)
+				{
+					if (banded_pivot[p] != UINT32_MAX) continue;
+					banded_pivot[p] = p;
+					banded_r[p] = 1.0;
+					for (uint32_t q = p + 1; q < count; q++)
+						if (banded_pivot[q] == UINT32_MAX && share_band(p, q) &&
+						    resemblance(p, q) >= threshold)
+						{
+							banded_pivot[q] = p;
+							banded_r[q] = resemblance(p, q);
+						}
+				}
+				const std::string banded = context + ", " + std::to_string(bands) + " bands of " +
+				                           std::to_string(band_rows);
+				CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, threshold,
+				                                bands, band_rows, nullptr, nullptr, pivots.data(),
+				                                r.data()),
+				         MH_OK, banded);
+				CHECK(pivots == banded_pivot, banded + ": the pivots of the banded walk");
+				CHECK(r == banded_r, banded + ": each row's resemblance to its pivot");
+			}
 		}
+		CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, 0.5,
+		                                num_perm + 1, 1, nullptr, nullptr, pivots_of(count).data(),
+		                                std::vector<double>(count).data()),
+		         MH_ERR_BANDS_RANGE, "a layout that does not fit");
 		std::vector<uint32_t> pivots(count);
 		std::vector<double> r(count);
 		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, 0.8, stop_now,
@@ -3579,6 +3650,8 @@ void test_grouping()
 	CHECK_EQ(mh_group_memory(1000, 128, 0.0), uint64_t(0), "memory at 0: no buckets");
 	CHECK_EQ(mh_group_memory(1000, 0, 0.8), uint64_t(0), "memory, no hash values");
 	CHECK_EQ(mh_group_memory(1000, 128, std::nan("")), uint64_t(0), "memory, NaN threshold");
+	CHECK_EQ(mh_group_memory_banded(1000, 15), uint64_t(1000) * (20 + 10 * 15), "memory, 15 bands");
+	CHECK_EQ(mh_group_memory_banded(1000, 0), uint64_t(0), "memory, no bands");
 	uint32_t pivot = 7;
 	double r = 7;
 	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 128, 0.8, nullptr, nullptr, &pivot, &r), MH_OK,
@@ -3587,6 +3660,121 @@ void test_grouping()
 	         MH_ERR_NUM_PERM_RANGE, "no hash values");
 }
 
+
+// ---------------------------------------------------------------------------
+// Pairs (mh_near_pairs) against comparing every pair
+// ---------------------------------------------------------------------------
+
+void test_near_pairs()
+{
+	g_section = "near pairs";
+	std::mt19937_64 rng(20261125);
+	for (uint32_t num_perm : {1u, 7u, 32u, 128u})
+	{
+		// Families of variants (values from a small range: chance agreements
+		// and chance band collisions), exact copies, empty sets.
+		std::vector<std::vector<uint32_t>> sigs;
+		for (int family = 0; family < 30; family++)
+		{
+			std::vector<uint32_t> base(num_perm);
+			for (uint32_t &v : base) v = static_cast<uint32_t>(rng() % 64);
+			const int members = 1 + static_cast<int>(rng() % 8);
+			for (int m = 0; m < members; m++)
+			{
+				std::vector<uint32_t> variant = base;
+				const double share = (rng() % 100) / 100.0;
+				for (uint32_t &v : variant)
+					if ((rng() % 1000) / 1000.0 < share) v = static_cast<uint32_t>(rng() % 64);
+				sigs.push_back(variant);
+				if (rng() % 5 == 0) sigs.push_back(variant);
+			}
+		}
+		for (int e = 0; e < 3; e++) sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
+		std::shuffle(sigs.begin(), sigs.end(), rng);
+		const auto count = static_cast<uint32_t>(sigs.size());
+		std::vector<uint8_t> empty(count);
+		std::vector<const uint32_t *> rows(count);
+		for (uint32_t i = 0; i < count; i++)
+		{
+			rows[i] = sigs[i].data();
+			empty[i] = std::all_of(sigs[i].begin(), sigs[i].end(),
+			                       [](uint32_t v) { return v == MH_EMPTY_VALUE; });
+		}
+		auto agreeing = [&](uint32_t a, uint32_t b) -> uint32_t {
+			if (empty[a] || empty[b]) return empty[a] && empty[b] ? num_perm : 0;
+			return mh_agreeing_positions(rows[a], rows[b], num_perm);
+		};
+		for (double threshold : {0.01, 0.1, 0.3, 0.5, 0.75, 0.8, 0.9, 1.0})
+		{
+			const std::string context =
+			    "n " + std::to_string(num_perm) + ", threshold " + std::to_string(threshold);
+			std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> want;
+			for (uint32_t a = 0; a < count; a++)
+				for (uint32_t b = a + 1; b < count; b++)
+					if (static_cast<double>(agreeing(a, b)) / num_perm >= threshold)
+						want.emplace_back(a, b, agreeing(a, b));
+			auto run = [&](uint32_t bands, uint32_t band_rows, uint64_t max_bytes) {
+				MhPair *pairs = nullptr;
+				uint64_t found = 0;
+				size_t bytes = 0;
+				const MhStatus status =
+				    mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold, bands,
+				                  band_rows, max_bytes, nullptr, nullptr, &pairs, &found, &bytes);
+				std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> got;
+				for (uint64_t k = 0; status == MH_OK && k < found; k++)
+					got.emplace_back(pairs[k].a, pairs[k].b, pairs[k].agreeing);
+				if (pairs != nullptr) mh_large_free(pairs, bytes);
+				return std::make_pair(status, got);
+			};
+			// Exact: the pigeonhole layout with no spare bands.
+			MhPigeonholeLayout layout;
+			CHECK_EQ(mh_pigeonhole_layout(threshold, num_perm, 0, &layout), MH_OK, context);
+			auto exact = run(layout.bands, layout.rows, UINT64_MAX);
+			CHECK_EQ(exact.first, MH_OK, context);
+			CHECK(exact.second == want, context + ": exact pairs = every pair compared, in (a, b) order");
+			// Approximate: a subset, in order, verified.
+			uint32_t bands = 0, band_rows = 0;
+			if (mh_recall_layout(threshold, 0.9, num_perm, &bands, &band_rows) == MH_OK)
+			{
+				auto approx = run(bands, band_rows, UINT64_MAX);
+				CHECK_EQ(approx.first, MH_OK, context);
+				CHECK(std::includes(want.begin(), want.end(), approx.second.begin(),
+				                    approx.second.end()),
+				      context + ": approximate pairs are exact pairs");
+			}
+			// The cap on the pairs' memory.
+			if (want.size() > 4096)
+				CHECK_EQ(run(layout.bands, layout.rows, 4096 * sizeof(MhPair)).first,
+				         MH_ERR_TOO_LARGE, context + ": more pairs than max_bytes");
+		}
+		MhPair *pairs = nullptr;
+		uint64_t found = 0;
+		size_t bytes = 0;
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, 1, 1, UINT64_MAX,
+		                       stop_now, nullptr, &pairs, &found, &bytes),
+		         MH_ERR_INTERRUPTED, "the poll stops the pairs");
+		CHECK(pairs == nullptr && found == 0 && bytes == 0, "nothing handed over on a stop");
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, num_perm + 1, 1,
+		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes),
+		         MH_ERR_BANDS_RANGE, "more bands than values");
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, std::nan(""), 1, 1,
+		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes),
+		         MH_ERR_THRESHOLD_RANGE, "NaN threshold");
+	}
+	// Many copies: every pair once, though they share every band.
+	std::vector<uint32_t> same(64, 7);
+	std::vector<const uint32_t *> copies(300, same.data());
+	std::vector<uint8_t> not_empty(300, 0);
+	MhPair *pairs = nullptr;
+	uint64_t found = 0;
+	size_t bytes = 0;
+	CHECK_EQ(mh_near_pairs(copies.data(), not_empty.data(), 300, 64, 0.5, 33, 1, UINT64_MAX,
+	                       nullptr, nullptr, &pairs, &found, &bytes),
+	         MH_OK, "copies");
+	CHECK_EQ(found, uint64_t(300 * 299 / 2), "copies: every pair once");
+	if (pairs != nullptr) mh_large_free(pairs, bytes);
+	CHECK_EQ(mh_near_pairs_memory(1000), uint64_t(16000), "working memory: 16 bytes a row");
+}
 
 // ---------------------------------------------------------------------------
 // The little-endian image btree order and hashing run over
@@ -3775,6 +3963,138 @@ void test_polling()
 	         MH_ERR_INTERRUPTED, "the poll stops the layout search");
 }
 
+// ---------------------------------------------------------------------------
+// The fast paths (issue 17) against straightforward references: batched
+// minimum updates, a builder reset between documents, shingle counts around
+// the batch size, on random ASCII and Unicode texts.
+// ---------------------------------------------------------------------------
+
+// Random text of letters from several scripts (with combining marks, digits,
+// emoji, punctuation and invalid bytes between and inside words).
+std::string random_unicode_text(std::mt19937_64 &rng, size_t pieces)
+{
+	static const char *const kPieces[] = {
+	    "a", "Z",  "q",  "7",  "é",         "Ä",        "ß",        "ǅ", "Σ", "ς", "Ж", "ё",
+	    "ا", "中", "語", "ｶ",  "e\xCC\x81", "\xCC\x88", "İ",        "ﬁ", "Ⅻ", "😀", " ", "  ",
+	    ",", ". ", "\n", "\t", "—",         "\xFF",     "\xE2\x82", "-", "_", "1", "Ω", "K"};
+	std::string out;
+	for (size_t i = 0; i < pieces; i++)
+		out += kPieces[rng() % (sizeof kPieces / sizeof kPieces[0])];
+	return out;
+}
+
+void test_fast_paths()
+{
+	g_section = "fast paths";
+	std::mt19937_64 rng(20261125);
+
+	// update_minimums_batch == update_minimums once per input, for block
+	// remainders (n not a multiple of the block) and batch sizes around 0.
+	for (uint32_t n : {1u, 5u, 16u, 31u, 32u, 33u, 64u, 100u, 128u, 129u, 256u, 1000u})
+		for (uint32_t count : {0u, 1u, 2u, 3u, 17u, 63u, 64u})
+		{
+			std::vector<uint32_t> a(n), b(n), xs(count);
+			minhash::hash_family_parameters(static_cast<int32_t>(n * 7 + count), n, a.data(),
+			                                b.data());
+			for (uint32_t &x : xs) x = static_cast<uint32_t>(rng());
+			std::vector<uint32_t> start(n);
+			for (uint32_t &m : start)
+				m = rng() % 4 == 0 ? 0xFFFFFFFFu : static_cast<uint32_t>(rng());
+			std::vector<uint32_t> batched = start, scalar = start;
+			minhash::update_minimums_batch(xs.data(), count, a.data(), b.data(), batched.data(), n);
+			for (uint32_t x : xs) minhash::update_minimums(x, a.data(), b.data(), scalar.data(), n);
+			bool same = batched == scalar;
+			for (uint32_t i = 0; i < n && same; i++)
+			{
+				uint32_t m = start[i];
+				for (uint32_t x : xs) m = std::min(m, a[i] * x + b[i]);
+				same = batched[i] == m;
+			}
+			check(same,
+			      "update_minimums_batch n=" + std::to_string(n) +
+			          " count=" + std::to_string(count) + " equals the scalar loop",
+			      __LINE__);
+		}
+
+	// Documents of 1 to 200 words (shingle counts on both sides of the batch
+	// of 64), ASCII with random separators and Unicode: fresh builders and
+	// one builder reset between documents both equal the reference.
+	struct Case
+	{
+		uint8_t kind;
+		uint16_t size;
+		uint32_t n;
+		int32_t seed;
+	};
+	const Case cases[] = {{MH_KIND_WORDS, 5, 128, 0}, {MH_KIND_WORDS, 3, 256, 1},
+	                      {MH_KIND_WORDS, 1, 33, -5}, {MH_KIND_WORDS, 7, 100, 42},
+	                      {MH_KIND_CHARS, 5, 128, 0}, {MH_KIND_CHARS, 2, 64, 9}};
+	for (const Case &c : cases)
+	{
+		const MhParams params = make_params(c.kind, c.size, c.n, c.seed);
+		// Laid out for the largest document below, reset for each one.
+		const uint64_t largest = 64 * 1024;
+		Builder kept(params, largest);
+		CHECK_EQ(kept.init_status, MH_OK, "kept builder");
+		bool fresh_ok = true, reset_ok = true, reference_ok = true;
+		for (int doc = 0; doc < 120; doc++)
+		{
+			std::string text;
+			if (doc % 2 == 0)
+				text = render(rng, random_words(rng, 1 + rng() % 200, 50 + rng() % 500));
+			else
+				text = random_unicode_text(rng, 1 + rng() % 600);
+			const std::vector<std::string> words = folded_words(text);
+			const Reference ref = c.kind == MH_KIND_WORDS
+			                          ? reference_words(words, c.size, c.n, c.seed)
+			                          : reference_chars(words, c.size, c.n, c.seed);
+			const Sig fresh = build_text(params, text);
+			CHECK_EQ(mh_builder_reset(kept.state, text.size() + 1), MH_OK, "reset");
+			const MhStatus fed = feed_all(kept.state, text, 1 + rng() % 300);
+			const Sig again = kept.finish();
+			reference_ok = reference_ok && fresh.status == MH_OK &&
+			               fresh.summary.distinct_shingles == ref.size &&
+			               fresh.values == ref.values;
+			fresh_ok = fresh_ok && fresh.status == MH_OK;
+			reset_ok = reset_ok && fed == MH_OK && again.status == MH_OK &&
+			           again.summary.distinct_shingles == fresh.summary.distinct_shingles &&
+			           again.summary.flags == fresh.summary.flags && again.values == fresh.values;
+		}
+		const std::string what = std::string(c.kind == MH_KIND_WORDS ? "words" : "chars") +
+		                         " size " + std::to_string(c.size) + " n " + std::to_string(c.n);
+		check(fresh_ok, what + ": fresh builders succeed", __LINE__);
+		check(reference_ok, what + ": fresh builders equal the straightforward reference",
+		      __LINE__);
+		check(reset_ok, what + ": a builder reset between documents equals a fresh one", __LINE__);
+	}
+
+	// Reset rejects a document that needs a larger counter than the builder
+	// was laid out for, and a buffer that is no builder.
+	{
+		const MhParams params = make_params(MH_KIND_WORDS, 5, 128, 0);
+		Builder small(params, 100);
+		CHECK_EQ(small.init_status, MH_OK, "small builder");
+		CHECK_EQ(mh_builder_reset(small.state, 100), MH_OK, "reset for the same bound");
+		CHECK_EQ(mh_builder_reset(small.state, 1000000), MH_ERR_BUFFER_TOO_SMALL,
+		         "reset for a larger bound");
+		std::vector<uint64_t> junk(64, 0);
+		CHECK_EQ(mh_builder_reset(junk.data(), 10), MH_ERR_INTERNAL, "reset of no builder");
+		CHECK_EQ(mh_builder_reset(nullptr, 10), MH_ERR_INTERNAL, "reset of null");
+		// A reset after finish starts over: the signature of the next document only.
+		const Sig one = build_words("alpha beta gamma delta epsilon zeta", 5, 128, 0);
+		CHECK_EQ(feed_all(small.state, "unrelated words first of all here", SIZE_MAX), MH_OK,
+		         "feed");
+		(void)small.finish();
+		CHECK_EQ(mh_builder_reset(small.state, 100), MH_OK, "reset after finish");
+		CHECK_EQ(feed_all(small.state, "alpha beta gamma delta epsilon zeta", SIZE_MAX), MH_OK,
+		         "feed after reset");
+		const Sig two = small.finish();
+		CHECK(two.values == one.values &&
+		          two.summary.distinct_shingles == one.summary.distinct_shingles,
+		      "reset forgets the previous document");
+	}
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -3812,8 +4132,10 @@ int main()
 	run(test_interval, "resemblance interval");
 	run(test_union, "union");
 	run(test_grouping, "grouping vs the greedy walk over every pair");
+	run(test_near_pairs, "pairs vs every pair compared");
 	run(test_le_image, "little-endian image");
 	run(test_polling, "polling: sort and layout search");
+	run(test_fast_paths, "fast paths vs references");
 	if (timing)
 		std::printf(
 		    "(total %.2f s)\n",

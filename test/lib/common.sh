@@ -73,7 +73,10 @@ install_packages() {
                 "postgresql-server-dev-$PG_MAJOR" libxxhash-dev
                 clang-14 libclang-rt-14-dev    # clang-14 + libFuzzer: test/fuzz
                 python3-psycopg                # test/clients (node-postgres: npm)
-                chromium fonts-dejavu-core)    # the review page in a browser: test/review
+                chromium fonts-dejavu-core     # the review page in a browser: test/review
+                # Citus's build (test/citus/build_citus.sh): headers the server's
+                # pg_config.h asks for (zstd, lz4, GSSAPI, ICU, OpenSSL)
+                libzstd-dev liblz4-dev libkrb5-dev libicu-dev libssl-dev)
     # npm: only if none on PATH (a node/npm from elsewhere may be installed,
     # and Debian's npm package would conflict with it).
     command -v npm >/dev/null 2>&1 || pkgs+=(npm)

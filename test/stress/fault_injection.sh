@@ -187,6 +187,7 @@ declare -A REACH=(
     [mh_builder_size]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_init]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_feed_text]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
+    [mh_builder_reset]="(SELECT string_agg(minhash(d)::text, ';') FROM (VALUES ('the quick brown fox'), ('jumps over the lazy dog')) v(d))"
     [mh_builder_finish]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_add_element]="minhash(ARRAY['red', 'green', 'blue'])::text"
     [mh_tokenize]="minhash_tokens('The Quick brown FOX, jumps')::text"
@@ -195,8 +196,11 @@ declare -A REACH=(
     [mh_exact_resemblance]="shingle_resemblance('a b c d e f g h', 'a b c d e x g h', 2)::text"
     [mh_sort_distinct]="shingle_hashes('a b c d e f g h', 2)::text"
     [mh_lsh_params]="lsh_params(0.8, 64)::text"
+    [mh_recall_layout]="lsh_index_layout(0.5, 128, 0.99)::text"
     [mh_chunk_match]="chunk_similarity('a b c d e f g h', 'x a b c d e f y', 3)::text"
     [mh_group_greedy]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5) g)"
+    [mh_group_greedy_banded]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5, NULL::text, recall => 0.99) g)"
+    [mh_near_pairs]="(SELECT string_agg(p::text, ';') FROM near_dupe_pairs('fault_docs', 'id', 'sig', 0.5) p)"
 )
 LONG_DOC="minhash(repeat('lorem ipsum dolor sit amet ', 100000))::text"   # 2.7 MB: 3 pieces
 for p in "${injected[@]}"; do [[ -n "${REACH[$p]:-}" ]] || fail "no statement reaches injection point $p"; done
@@ -207,7 +211,7 @@ for p in "${injected[@]}"; do
     if [[ "$p" == mh_builder_size ]]; then oom=XX000; else oom=53200; fi
     CASES+=("$p bad_alloc 1 false $oom" "$p runtime_error 1 false XX000" "$p int 1 false XX000")
 done
-for p in mh_exact_resemblance mh_chunk_match mh_group_greedy mh_sort_distinct mh_lsh_params; do
+for p in mh_exact_resemblance mh_chunk_match mh_group_greedy mh_group_greedy_banded mh_near_pairs mh_sort_distinct mh_lsh_params; do
     CASES+=("$p interrupt 1 false XX000")
 done
 CASES+=("mh_builder_feed_text bad_alloc 2 false 53200")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interrupts that do not end a query must not disturb it; a cancel must end
 # it.  For each function that polls the engine for a cancel (near_dupe_groups,
-# chunk_similarity both ways, common_chunks, highlight, shingle_resemblance,
+# near_dupe_pairs, chunk_similarity both ways, common_chunks, highlight,
+# shingle_resemblance,
 # shingle_hashes, lsh_params) and for minhash_tokens, on data that takes each
 # call about a second or more:
 #   (a) plain: the result (an md5 of it) and the elapsed time T;
@@ -98,6 +99,7 @@ echo "data: $((SECONDS - t0)) s"
 # name | FROM clause (may be empty) | the call, in a target list
 CALLS=(
     "near_dupe_groups||near_dupe_groups('interrupts_docs', 'id', 'sig')"
+    "near_dupe_pairs||near_dupe_pairs('interrupts_docs', 'id', 'sig', 0.8)"
     "chunk_similarity literal|interrupts_pair|chunk_similarity(a, b, 8)"
     "chunk_similarity information|interrupts_pair|chunk_similarity(a, b, 8, 'information')"
     "common_chunks|interrupts_pair|common_chunks(a, b, 8)"

@@ -1,0 +1,265 @@
+// pairs.cpp
+//   The engine of near_dupe_pairs(): every pair of signatures held in memory
+//   whose resemblance reaches the threshold, among the pairs that agree on
+//   all values of some LSH band (seed 001, section 5).  With the pigeonhole
+//   layout with no spare bands (mh_pigeonhole_layout), a pair at the
+//   threshold disagrees on at most D positions and there are D + 1 bands, so
+//   some band agrees in full: every pair is found, the result is that of
+//   comparing every pair.  With the recall layout (mh_recall_layout), a pair
+//   is found with the probability of its S-curve.
+//
+//   For each band the rows are sorted by (band key, row); each run of one
+//   key is a bucket, and each pair of a bucket is looked at there.  A pair
+//   is verified at the first band that agrees in full, and only there: at a
+//   later band it agrees on an earlier band in full and is skipped, at a
+//   band whose key it shares by chance (a collision of 64-bit keys) it does
+//   not agree in full and is skipped too.  So no pair is compared twice and
+//   none is returned twice, without a set of the pairs seen.
+//
+//   Why in memory and not SQL: one loop that polls for interrupts every few
+//   milliseconds, even inside a bucket of thousands of rows, writes nothing
+//   to disk, and never builds the candidates as rows.
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "boundary.hpp"
+#include "large_allocator.hpp"
+#include "lsh_internal.hpp"
+#include "minhash_core.h"
+#include "poller.hpp"
+
+namespace
+{
+
+using minhash::LargeVector;
+using minhash::Poller;
+
+// Thrown when the pairs would take more than the caller allows.
+struct TooManyPairs
+{
+};
+
+// The pairs found, in one array that doubles as it fills, within max_bytes.
+// Its memory goes to the caller on success (release), else it is freed.
+class PairBuffer
+{
+public:
+	explicit PairBuffer(uint64_t max_bytes) : max_pairs_(max_bytes / sizeof(MhPair)) {}
+	PairBuffer(const PairBuffer &) = delete;
+	PairBuffer &operator=(const PairBuffer &) = delete;
+	~PairBuffer()
+	{
+		if (data_ != nullptr) minhash::free_large(data_, capacity_ * sizeof(MhPair));
+	}
+
+	void push(uint32_t a, uint32_t b, uint32_t agreeing)
+	{
+		if (size_ == capacity_) grow();
+		data_[size_++] = MhPair{a, b, agreeing};
+	}
+	MhPair *begin() { return data_; }
+	MhPair *end() { return data_ + size_; }
+	uint64_t size() const { return size_; }
+	uint64_t bytes() const { return capacity_ * sizeof(MhPair); }
+	MhPair *release()
+	{
+		MhPair *data = data_;
+		data_ = nullptr;
+		return data;
+	}
+
+private:
+	void grow()
+	{
+		if (size_ >= max_pairs_) throw TooManyPairs();
+		uint64_t wanted = capacity_ < 4096 ? 4096 : capacity_ * 2;
+		if (wanted > max_pairs_) wanted = max_pairs_;
+		const size_t old_bytes = capacity_ * sizeof(MhPair);
+		const size_t new_bytes = wanted * sizeof(MhPair);
+		void *grown = nullptr;
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+		// Both in mappings of their own: the kernel moves the pages, no copy.
+		if (old_bytes >= minhash::kLargeArrayBytes)
+		{
+			grown = mremap(data_, old_bytes, new_bytes, MREMAP_MAYMOVE);
+			if (grown == MAP_FAILED) throw std::bad_alloc();
+			(void) madvise(grown, new_bytes, MADV_HUGEPAGE);
+			data_ = static_cast<MhPair *>(grown);
+			capacity_ = wanted;
+			return;
+		}
+#endif
+		grown = minhash::allocate_large_or_null(new_bytes);
+		if (grown == nullptr) throw std::bad_alloc();
+		if (size_ > 0) std::memcpy(grown, data_, size_ * sizeof(MhPair));
+		if (data_ != nullptr) minhash::free_large(data_, old_bytes);
+		data_ = static_cast<MhPair *>(grown);
+		capacity_ = wanted;
+	}
+
+	MhPair *data_ = nullptr;
+	uint64_t capacity_ = 0;
+	uint64_t size_ = 0;
+	uint64_t max_pairs_;
+};
+
+constexpr uint32_t kSkip = UINT32_MAX;
+
+// Whether two rows agree on all `rows` values from `first` on.
+inline bool band_agrees(const uint32_t *a, const uint32_t *b, uint32_t first, uint32_t rows)
+{
+	for (uint32_t k = first; k < first + rows; k++)
+		if (a[k] != b[k]) return false;
+	return true;
+}
+
+// Positions on which a and b disagree, counted in blocks so that the
+// compiler vectorizes each block; stops once more than max_disagreements.
+inline uint32_t disagreements_up_to(const uint32_t *a, const uint32_t *b, uint32_t num_perm,
+                                    uint32_t max_disagreements)
+{
+	constexpr uint32_t kBlock = 32;
+	uint32_t disagreeing = 0;
+	uint32_t i = 0;
+	for (; i + kBlock <= num_perm; i += kBlock)
+	{
+		uint32_t block = 0;
+		for (uint32_t k = 0; k < kBlock; k++) block += a[i + k] != b[i + k];
+		disagreeing += block;
+		if (disagreeing > max_disagreements) return disagreeing;
+	}
+	for (; i < num_perm; i++) disagreeing += a[i] != b[i];
+	return disagreeing;
+}
+
+struct Search
+{
+	const uint32_t *const *signatures;
+	const uint8_t *empty;
+	uint32_t num_perm;
+	double threshold;
+	uint32_t rows;
+	uint32_t max_disagreements; // at the threshold (mh_max_disagreements)
+};
+
+// The agreeing positions of rows i and j met in a bucket of `band`, to
+// report (their resemblance times num_perm: num_perm for two empty sets, 0
+// for one), or kSkip: the pair is another band's to look at (an earlier
+// band agrees in full, or this one does not), or it is below the threshold.
+uint32_t look_at(const Search &search, uint32_t i, uint32_t j, uint32_t band)
+{
+	const uint32_t *a = search.signatures[i];
+	const uint32_t *b = search.signatures[j];
+	const uint32_t rows = search.rows;
+	for (uint32_t earlier = 0; earlier < band; earlier++)
+		if (band_agrees(a, b, earlier * rows, rows)) return kSkip;
+	if (!band_agrees(a, b, band * rows, rows)) return kSkip;
+	const bool a_empty = search.empty[i] != 0, b_empty = search.empty[j] != 0;
+	if (a_empty || b_empty)
+	{
+		// mh_resemblance: 1 for two empty sets, 0 for one.
+		const uint32_t agreeing = a_empty && b_empty ? search.num_perm : 0;
+		return static_cast<double>(agreeing) / search.num_perm >= search.threshold ? agreeing
+		                                                                          : kSkip;
+	}
+	const uint32_t disagreeing =
+	    disagreements_up_to(a, b, search.num_perm, search.max_disagreements);
+	// (num_perm - disagreeing) / num_perm >= threshold, the test of %, as
+	// mh_max_disagreements computes it.
+	return disagreeing <= search.max_disagreements ? search.num_perm - disagreeing : kSkip;
+}
+
+void find_pairs(const Search &search, uint32_t count, uint32_t bands, Poller &poller,
+                PairBuffer &found)
+{
+	LargeVector<std::pair<uint64_t, uint32_t>> keyed(count);
+	for (uint32_t band = 0; band < bands; band++)
+	{
+		for (uint32_t i = 0; i < count; i++)
+		{
+			keyed[i] = {minhash::band_key(search.signatures[i] + static_cast<size_t>(band) *
+			                                                         search.rows,
+			                              search.rows, band),
+			            i};
+			poller.tick();
+		}
+		std::sort(keyed.begin(), keyed.end(), [&poller](const auto &x, const auto &y) {
+			poller.tick();
+			return x < y;
+		});
+		// Each run of one key, keyed[start .. end): its rows in ascending order.
+		for (uint32_t start = 0, end; start < count; start = end)
+		{
+			end = start + 1;
+			while (end < count && keyed[end].first == keyed[start].first) end++;
+			poller.tick(end - start);
+			for (uint32_t x = start; x + 1 < end; x++)
+				for (uint32_t y = x + 1; y < end; y++)
+				{
+					poller.tick();
+					const uint32_t i = keyed[x].second, j = keyed[y].second;
+					const uint32_t agreeing = look_at(search, i, j, band);
+					if (agreeing != kSkip) found.push(i, j, agreeing);
+				}
+		}
+	}
+}
+
+} // namespace
+
+extern "C" {
+
+MhStatus mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                       uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+                       uint64_t max_bytes, MhInterruptPoll poll, void *poll_arg, MhPair **pairs,
+                       uint64_t *pair_count, size_t *bytes) noexcept
+{
+	*pairs = nullptr;
+	*pair_count = 0;
+	*bytes = 0;
+	return minhash::guarded([&]() -> MhStatus {
+		MH_INJECTION_POINT("mh_near_pairs");
+		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
+		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
+			return MH_ERR_NUM_PERM_RANGE;
+		if (mh_check_layout(bands, rows, num_perm) != MH_OK) return MH_ERR_BANDS_RANGE;
+		if (count == UINT32_MAX) return MH_ERR_TOO_LARGE;
+		Poller poller(poll, poll_arg);
+		poller.check();
+		const Search search{signatures, empty,
+		                    num_perm,   threshold,
+		                    rows,       mh_max_disagreements(threshold, num_perm)};
+		PairBuffer found(max_bytes);
+		try
+		{
+			find_pairs(search, count, bands, poller, found);
+		}
+		catch (const TooManyPairs &)
+		{
+			*pair_count = found.size();
+			return MH_ERR_TOO_LARGE;
+		}
+		// In (a, b) order: the caller numbered the rows in its output order.
+		std::sort(found.begin(), found.end(), [&poller](const MhPair &x, const MhPair &y) {
+			poller.tick();
+			return x.a != y.a ? x.a < y.a : x.b < y.b;
+		});
+		*pair_count = found.size();
+		*bytes = found.bytes();
+		*pairs = found.release();
+		return MH_OK;
+	});
+}
+
+uint64_t mh_near_pairs_memory(uint32_t count) noexcept
+{
+	// Per row: its band key and number while a band is sorted.
+	return static_cast<uint64_t>(count) * sizeof(std::pair<uint64_t, uint32_t>);
+}
+
+} // extern "C"
