@@ -45,8 +45,9 @@ SQL
 # SCALE_KEY_BITS=N: the index step builds gin_minhash_ops (key_bits = N), and
 # the index and lookups steps are recorded as index_kbN and lookups_kbN.
 KB=${SCALE_KEY_BITS:-}
-psql -X -q -c "DELETE FROM scale10m_results WHERE step = ANY (string_to_array('$STEPS', ' '))
-                                              OR ('$KB' <> '' AND step IN ('index_kb$KB', 'lookups_kb$KB'))"
+labels=$STEPS
+[[ -z "$KB" ]] || labels=$(sed -e "s/\bindex\b/index_kb$KB/; s/\blookups\b/lookups_kb$KB/" <<<"$STEPS")
+psql -X -q -c "DELETE FROM scale10m_results WHERE step = ANY (string_to_array('$labels', ' '))"
 
 # sample_memory APP OUT: the largest RssAnon and the last VmHWM of the
 # backend whose application_name is APP, until it exits.
