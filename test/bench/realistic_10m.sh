@@ -72,7 +72,7 @@ sample_memory() {
 # step NAME: runs the SQL on stdin in a session of its own, timed; the SQL
 # sets the psql variable detail (\gset) to what it found.
 step() {
-    local name=$1 app="scale10m_$1" t0 t1 mem rss label=$1
+    local name=$1 app="scale10m_$1" t0 rss label=$1
     [[ -z "$KB" || ( $name != index && $name != lookups ) ]] || label="${name}_kb$KB"
     if [[ " $STEPS " != *" $name "* ]]; then cat >/dev/null; return 0; fi
     echo "== $name ($(date -u +%H:%M:%S))"

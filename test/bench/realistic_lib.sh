@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by test/bench/realistic_scale.sh and realistic_10m.sh (sourced, not run).
 #
 # realistic_corpus DOCS [SEED]
