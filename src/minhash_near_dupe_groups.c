@@ -421,7 +421,8 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 						(unsigned long long) (needed / 1024), minhash_group_memory),
 				 errdetail("%lld rows, %lld of them with a signature of %d values, at threshold %g with %u bands for the recall.",
 						   (long long) row_count, (long long) signed_rows, num_perm, threshold, bands),
-				 errhint("Raise minhash.group_memory: the grouping as one SQL statement, near_dupe_query(..., groups => true), is exact only.")));
+				 errhint("Set minhash.group_memory to at least %lluMB: the grouping as one SQL statement, near_dupe_query(..., groups => true), is exact only.",
+						 (unsigned long long) ((needed / 1024 + 1023) / 1024))));
 	if (needed / 1024 > (uint64) minhash_group_memory)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -429,7 +430,8 @@ check_memory(int64 row_count, int64 signed_rows, int32 num_perm, double threshol
 						(unsigned long long) (needed / 1024), minhash_group_memory),
 				 errdetail("%lld rows, %lld of them with a signature of %d values, at threshold %g.",
 						   (long long) row_count, (long long) signed_rows, num_perm, threshold),
-				 errhint("Raise minhash.group_memory, or run the query that near_dupe_query(..., groups => true) returns, with enable_hashagg and enable_mergejoin off: it gives the same groups without holding the signatures in memory.")));
+				 errhint("Set minhash.group_memory to at least %lluMB, or run the query that near_dupe_query(..., groups => true) returns, with enable_hashagg and enable_mergejoin off: it gives the same groups without holding the signatures in memory.",
+						 (unsigned long long) ((needed / 1024 + 1023) / 1024))));
 }
 
 /*
