@@ -45,6 +45,7 @@ EXTRA_SUITES=(
     test/fuzz/sqlsmith.sh
     # issue 17 item 3, short: 100,000 realistic documents, correctness only
     test/bench/realistic_scale_short.sh
+    test/accuracy/approx_recall_realistic.sh
     test/clients/clients.sh
     test/review/review_page.sh
     # minhash on Citus (a coordinator and two workers): Citus built once into

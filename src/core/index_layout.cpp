@@ -21,9 +21,9 @@ struct LayoutEntry
 };
 
 // Layout 1 (minhash 1.0): threshold 0.8, key_bits 20, D + 3 bands; with the
-// recall option (1.1), mh_recall_layout's bands and rows.
+// recall option (1.1), mh_recall_layout's bands and rows, key_bits 24.
 constexpr LayoutEntry kLayouts[] = {
-    {1, {0.8, 20, 2}},
+    {1, {0.8, 20, 2, 24}},
 };
 
 const LayoutEntry *find_layout(uint32_t version)
@@ -58,7 +58,9 @@ MhStatus mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 	const LayoutEntry *entry = find_layout(options->layout);
 	if (entry == nullptr) return MH_ERR_UNKNOWN_LAYOUT;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
-	const uint32_t key_bits = options->key_bits != 0 ? options->key_bits : entry->choices.key_bits;
+	const uint32_t key_bits = options->key_bits != 0 ? options->key_bits
+	                          : options->recall != 0.0 ? entry->choices.recall_key_bits
+	                                                   : entry->choices.key_bits;
 	if (key_bits > 32) return MH_ERR_ARGUMENT;
 	layout->version = options->layout;
 	layout->key_bits = key_bits;

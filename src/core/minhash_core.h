@@ -299,7 +299,10 @@ MhStatus	mh_recall_layout(double threshold, double recall, uint32_t num_perm,
  * each key is the band key (mh_band_keys) folded to 32 bits, key ^ key >> 32,
  * of which the low key_bits are kept.  With the recall option (minhash 1.1,
  * no index had it before): bands and rows of mh_recall_layout(threshold,
- * recall), and a row is a candidate when it shares one key (approximate).
+ * recall), and a row is a candidate when it shares one key (approximate);
+ * its keys default to 24 bits, since every key a query shares by chance is a
+ * candidate to recheck (a million rows of 26 bands: about 1.5 chance
+ * candidates a query, where 20 bits gave some 25).
  */
 #define MH_INDEX_LAYOUT_DEFAULT 1	/* an index without the option */
 #define MH_INDEX_LAYOUT_LATEST 1	/* the newest layout this library knows */
@@ -310,6 +313,7 @@ typedef struct MhIndexLayoutVersion
 	double		threshold;		/* default threshold option */
 	uint32_t	key_bits;		/* default key_bits option */
 	uint32_t	spare_bands;	/* for mh_pigeonhole_layout */
+	uint32_t	recall_key_bits;	/* default key_bits with the recall option */
 } MhIndexLayoutVersion;
 
 /* MH_ERR_UNKNOWN_LAYOUT for a version this library cannot build or read. */

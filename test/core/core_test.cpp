@@ -2722,8 +2722,9 @@ void test_index_layout()
 	g_section = "index layout";
 	MhIndexLayoutVersion version{};
 	CHECK_EQ(mh_index_layout_version(1, &version), MH_OK, "layout 1 is known");
-	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2,
-	      "layout 1: threshold 0.8, key_bits 20, 2 spare bands");
+	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2 &&
+	          version.recall_key_bits == 24,
+	      "layout 1: threshold 0.8, key_bits 20 (24 with recall), 2 spare bands");
 	CHECK_EQ(mh_index_layout_version(0, &version), MH_ERR_UNKNOWN_LAYOUT, "layout 0 unknown");
 	CHECK_EQ(mh_index_layout_version(MH_INDEX_LAYOUT_LATEST + 1, &version), MH_ERR_UNKNOWN_LAYOUT,
 	         "layout after the latest unknown");
@@ -2812,6 +2813,10 @@ void test_index_layout()
 	CHECK_EQ(mh_recall_layout(0.5, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.5");
 	CHECK(layout.bands == bands && layout.rows == rows && layout.approximate == 1,
 	      "the recall option takes mh_recall_layout's bands and rows");
+	CHECK_EQ(layout.key_bits, 24u, "the recall option's keys default to 24 bits");
+	o.key_bits = 20;
+	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall with key_bits 20");
+	CHECK_EQ(layout.key_bits, 20u, "a given key_bits wins over the recall default");
 	o = no_options();
 	o.recall = 0.99;
 	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall at the default threshold");
@@ -2823,6 +2828,7 @@ void test_index_layout()
 	o = no_options();
 	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "no options");
 	CHECK_EQ(layout.approximate, 0u, "without recall: exact");
+	CHECK_EQ(layout.key_bits, 20u, "without recall: key_bits 20");
 	o.recall = 1.0;
 	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall 1 refused");
 }
