@@ -112,7 +112,10 @@ inline void add_shingle_hash(BuilderState *s, uint64_t hash)
 {
 	if (s->collected != nullptr && s->collected_count < s->max_elements)
 		s->collected[s->collected_count++] = hash;
-	distinct_counter_add(&s->counter, hash);
+	// A shingle already in the distinct counter's table has had its
+	// permutation input folded in (or pending): min is idempotent, so it is
+	// skipped.  (Hashes 0 and 1 share a slot, so they are never skipped.)
+	if (!distinct_counter_add(&s->counter, hash) && hash > 1) return;
 	s->pending[s->pending_count++] = permutation_input(hash);
 	if (s->pending_count == kPendingInputs) flush_pending(s);
 }

@@ -46,6 +46,21 @@ inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *
 	    static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
 	return static_cast<unsigned>(__builtin_ctz(~word_bytes)); // bits 16..31 of ~mask are set
 }
+
+// How many leading bytes of sixteen are ASCII separators (0 to 16): the
+// bytes up to the first ASCII letter or digit or byte of 0x80 and above.
+inline unsigned ascii_separator_run16(const unsigned char *text)
+{
+	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
+	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
+	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+	const unsigned stop = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit))) |
+	                      static_cast<unsigned>(_mm_movemask_epi8(bytes)) | 0x10000u;
+	return static_cast<unsigned>(__builtin_ctz(stop));
+}
 #endif
 
 // A sink that defines word_span(begin, end) also learns where each word lies
@@ -83,6 +98,24 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 			if (kAsciiFold.folded[byte] == 0)
 			{
 				i++;
+				if (in_word)
+				{
+					if constexpr (kSpans) sink.word_span(word_begin, word_stop);
+					sink.word_end(word, word_length);
+					word_length = 0;
+					in_word = false;
+					if (i >= stop_after) break;
+				}
+#if defined(__SSE2__)
+				// Markup has runs of separators: skip them sixteen at a time.
+				while (length - i >= 16)
+				{
+					const unsigned run = ascii_separator_run16(text + i);
+					i += run;
+					if (run < 16) break;
+				}
+#endif
+				continue;
 			}
 			else
 			{
