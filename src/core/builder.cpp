@@ -385,6 +385,9 @@ extern "C"
 			{
 				WordSink sink{s};
 				tokenize(bytes, length, position, piece, sink);
+				// Every whole shingle fed so far is counted (and collected)
+				// when the call returns, as before the batching.
+				flush_words(s);
 			}
 			else
 			{

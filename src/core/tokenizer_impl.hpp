@@ -155,7 +155,8 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 		{
 			// Between words in a long enough stretch: whole words 64 bytes
 			// at a time (the piece ends where the byte loop would end it).
-			if (!in_word && i >= block_retry && stop_after - i > 64)
+			// (i may be past stop_after, in the separators after it)
+			if (!in_word && i >= block_retry && stop_after > i && stop_after - i > 64)
 			{
 				const size_t taken = tokenize_ascii_block64(text + i, sink);
 				if (taken != 0)
