@@ -21,7 +21,7 @@ struct DistinctCounter
 	uint32_t level;        // sampling level; 0 = exact
 };
 
-// The table starts at a quarter of the capacity the document's upper bound
+// The table starts at half the capacity the document's upper bound
 // asks for (documents have far fewer words than the bound allows), at least
 // this, and doubles.  Where it starts changes nothing but speed: the count is
 // exact until the table reaches max_capacity, whatever the way there.
