@@ -24,6 +24,11 @@ constexpr uint64_t kBuilderMagic = 0x6D696E6861736831ULL; // "minhash1"
 // Shingles whose permutation inputs are batched before the minimums update.
 constexpr uint32_t kPendingInputs = 64;
 
+// Word shingles hashed a batch at a time: the hashes of consecutive windows
+// are independent, so a loop of them overlaps in the processor, where one
+// per word waits on the tokenizer's branches.
+constexpr uint32_t kWordBatch = 64;
+
 struct BuilderState
 {
 	uint64_t magic;
@@ -31,7 +36,10 @@ struct BuilderState
 	uint64_t shingle_seed;
 	// The last shingle_size tokens, each stored twice (at j and j + size) so
 	// that the current window is always contiguous: ring[start, start + size).
-	uint64_t word_ring[2 * MH_MAX_SHINGLE_SIZE];
+	// Word shingles: the word hashes whose windows are not hashed yet, after
+	// the shingle_size - 1 words before them.
+	uint64_t words[kWordBatch + MH_MAX_SHINGLE_SIZE];
+	uint32_t word_count;
 	uint32_t char_ring[2 * MH_MAX_SHINGLE_SIZE];
 	uint64_t tokens_seen;
 	uint32_t ring_next; // slot of the next token; the oldest once the ring is full
@@ -112,7 +120,10 @@ inline void add_shingle_hash(BuilderState *s, uint64_t hash)
 {
 	if (s->collected != nullptr && s->collected_count < s->max_elements)
 		s->collected[s->collected_count++] = hash;
-	distinct_counter_add(&s->counter, hash);
+	// A shingle already in the distinct counter's table has had its
+	// permutation input folded in (or pending): min is idempotent, so it is
+	// skipped.  (Hashes 0 and 1 share a slot, so they are never skipped.)
+	if (!distinct_counter_add(&s->counter, hash) && hash > 1) return;
 	s->pending[s->pending_count++] = permutation_input(hash);
 	if (s->pending_count == kPendingInputs) flush_pending(s);
 }
@@ -144,16 +155,51 @@ __attribute__((flatten)) uint64_t hash_word(const unsigned char *bytes, size_t n
 	return XXH3_64bits(bytes, n);
 }
 
-// Hash the window of the last `count` tokens ending at the newest one.
+// Hash the window of the last `count` code points ending at the newest one.
 void add_window(BuilderState *s, uint64_t count)
 {
 	const uint64_t start = s->tokens_seen >= s->params.shingle_size ? s->ring_next : 0;
-	uint64_t hash;
-	if (s->params.kind == MH_KIND_WORDS)
-		hash = hash_window(&s->word_ring[start], count, s->shingle_seed);
-	else
-		hash = hash_window(&s->char_ring[start], count, s->shingle_seed);
-	add_shingle_hash(s, hash);
+	add_shingle_hash(s, hash_window(&s->char_ring[start], count, s->shingle_seed));
+}
+
+// Every window of Size words in words[0, count), in order.
+template <uint32_t Size>
+__attribute__((flatten)) void hash_word_windows(BuilderState *s, uint32_t count)
+{
+	uint64_t hashes[kWordBatch];
+	const uint32_t windows = count - Size + 1;
+	for (uint32_t w = 0; w < windows; w++)
+		hashes[w] = XXH3_64bits_withSeed(&s->words[w], Size * sizeof(uint64_t), s->shingle_seed);
+	for (uint32_t w = 0; w < windows; w++) add_shingle_hash(s, hashes[w]);
+}
+
+// Hash the windows of whole shingles the held words make, then keep the
+// last shingle_size - 1 words for the windows still to come.
+void flush_words(BuilderState *s)
+{
+	const uint32_t size = s->params.shingle_size;
+	const uint32_t count = s->word_count;
+	if (count < size) return;
+	switch (size)
+	{
+		case 1: hash_word_windows<1>(s, count); break;
+		case 2: hash_word_windows<2>(s, count); break;
+		case 3: hash_word_windows<3>(s, count); break;
+		case 4: hash_word_windows<4>(s, count); break;
+		case 5: hash_word_windows<5>(s, count); break;
+		default:
+			for (uint32_t w = 0; w + size <= count; w++)
+				add_shingle_hash(s, hash_window(&s->words[w], size, s->shingle_seed));
+	}
+	std::memmove(s->words, s->words + (count - size + 1), (size - 1) * sizeof(uint64_t));
+	s->word_count = size - 1;
+}
+
+inline void push_word(BuilderState *s, uint64_t word_hash)
+{
+	s->words[s->word_count++] = to_little_endian(word_hash);
+	s->tokens_seen++;
+	if (s->word_count == kWordBatch + s->params.shingle_size - 1) flush_words(s);
 }
 
 // Append a token (a word hash or a code point) to its ring and hash the
@@ -197,7 +243,7 @@ struct WordSink
 			word_hash = hash_word(bytes, n);
 		}
 		s->words_seen++;
-		push_token(s, s->word_ring, word_hash);
+		push_word(s, word_hash);
 	}
 };
 
@@ -237,6 +283,7 @@ void start_document(BuilderState *s, uint64_t max_elements)
 {
 	s->tokens_seen = 0;
 	s->ring_next = 0;
+	s->word_count = 0;
 	s->words_seen = 0;
 	s->word_streaming = false;
 	s->finished = false;
@@ -338,6 +385,9 @@ extern "C"
 			{
 				WordSink sink{s};
 				tokenize(bytes, length, position, piece, sink);
+				// Every whole shingle fed so far is counted (and collected)
+				// when the call returns, as before the batching.
+				flush_words(s);
 			}
 			else
 			{
@@ -383,7 +433,15 @@ extern "C"
 			BuilderState *s = state_of(builder);
 			if (s == nullptr || summary == nullptr || values == nullptr) return MH_ERR_INTERNAL;
 			// A document shorter than one shingle is one shingle of what it has.
-			if (!s->finished && s->params.kind != MH_KIND_SET && s->tokens_seen > 0 &&
+			if (!s->finished && s->params.kind == MH_KIND_WORDS)
+			{
+				flush_words(s);
+				// (fewer words than a shingle: all of them are still held)
+				if (s->tokens_seen > 0 && s->tokens_seen < s->params.shingle_size)
+					add_shingle_hash(
+					    s, hash_window(s->words, s->tokens_seen, s->shingle_seed));
+			}
+			if (!s->finished && s->params.kind == MH_KIND_CHARS && s->tokens_seen > 0 &&
 			    s->tokens_seen < s->params.shingle_size)
 				add_window(s, s->tokens_seen);
 			flush_pending(s);

@@ -42,7 +42,7 @@ void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t m
 	counter->scratch = slots + max_capacity;
 	counter->max_capacity = max_capacity;
 	const uint64_t initial =
-	    sized_for / 4 > kInitialCounterCapacity ? sized_for / 4 : kInitialCounterCapacity;
+	    sized_for / 2 > kInitialCounterCapacity ? sized_for / 2 : kInitialCounterCapacity;
 	counter->capacity = max_capacity < initial ? max_capacity : initial;
 	counter->count = 0;
 	counter->level = 0;

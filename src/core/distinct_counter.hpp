@@ -21,7 +21,7 @@ struct DistinctCounter
 	uint32_t level;        // sampling level; 0 = exact
 };
 
-// The table starts at a quarter of the capacity the document's upper bound
+// The table starts at half the capacity the document's upper bound
 // asks for (documents have far fewer words than the bound allows), at least
 // this, and doubles.  Where it starts changes nothing but speed: the count is
 // exact until the table reaches max_capacity, whatever the way there.
@@ -47,18 +47,20 @@ void distinct_counter_init(DistinctCounter *counter, uint64_t *slots, uint64_t m
 // Out of line: the table is half full; grow it or raise the sampling level.
 void distinct_counter_make_room(DistinctCounter *counter);
 
-// Put a hash in the table unless it is there (linear probing).
-inline void distinct_counter_insert(DistinctCounter *counter, uint64_t hash)
+// Put a hash in the table unless it is there (linear probing); false if it
+// was there.
+inline bool distinct_counter_insert(DistinctCounter *counter, uint64_t hash)
 {
 	const uint64_t mask = counter->capacity - 1;
 	uint64_t slot = hash & mask;
 	while (counter->table[slot] != 0)
 	{
-		if (counter->table[slot] == hash) return;
+		if (counter->table[slot] == hash) return false;
 		slot = (slot + 1) & mask;
 	}
 	counter->table[slot] = hash;
 	counter->count++;
+	return true;
 }
 
 inline bool distinct_counter_samples(const DistinctCounter *counter, uint64_t hash)
@@ -66,13 +68,16 @@ inline bool distinct_counter_samples(const DistinctCounter *counter, uint64_t ha
 	return counter->level == 0 || (hash >> (64 - counter->level)) == 0;
 }
 
-// Inline: it runs once per shingle.
-inline void distinct_counter_add(DistinctCounter *counter, uint64_t hash)
+// Inline: it runs once per shingle.  Returns false when the hash is known to
+// have been added before (it is in the table; 0 and 1 share a slot); true
+// when it is new or was not sampled.
+inline bool distinct_counter_add(DistinctCounter *counter, uint64_t hash)
 {
 	if (hash == 0) hash = 1; // 0 marks an empty slot
-	if (!distinct_counter_samples(counter, hash)) return;
-	distinct_counter_insert(counter, hash);
+	if (!distinct_counter_samples(counter, hash)) return true;
+	if (!distinct_counter_insert(counter, hash)) return false;
 	if (counter->count > counter->capacity / 2) distinct_counter_make_room(counter);
+	return true;
 }
 
 uint64_t distinct_counter_estimate(const DistinctCounter *counter);

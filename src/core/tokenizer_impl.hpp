@@ -46,6 +46,78 @@ inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *
 	    static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
 	return static_cast<unsigned>(__builtin_ctz(~word_bytes)); // bits 16..31 of ~mask are set
 }
+
+// How many leading bytes of sixteen are ASCII separators (0 to 16): the
+// bytes up to the first ASCII letter or digit or byte of 0x80 and above.
+inline unsigned ascii_separator_run16(const unsigned char *text)
+{
+	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
+	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
+	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+	const unsigned stop = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit))) |
+	                      static_cast<unsigned>(_mm_movemask_epi8(bytes)) | 0x10000u;
+	return static_cast<unsigned>(__builtin_ctz(stop));
+}
+
+// Sixteen bytes: writes them folded to out; bit k of *word is set when byte k
+// is an ASCII letter or digit, of *high when it is 0x80 or above.
+inline void classify_ascii16(const unsigned char *text, unsigned char *out, uint64_t *word,
+                             uint64_t *high)
+{
+	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
+	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
+	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+	_mm_storeu_si128(reinterpret_cast<__m128i *>(out),
+	                 _mm_or_si128(_mm_and_si128(letter, lower), _mm_andnot_si128(letter, bytes)));
+	*word = static_cast<uint64_t>(
+	    static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit))));
+	*high = static_cast<uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(bytes)));
+}
+
+// Between words, with at least 64 bytes left: the whole words that lie in
+// the next 64 bytes before any byte of 0x80 and above, each reported by
+// word_end() from a folded copy, exactly as the byte loop would report them
+// (none is long enough for word_piece()).  Returns the bytes consumed, which
+// end with a separator; 0 if no such word or separator could be taken.
+template <typename Sink>
+inline size_t tokenize_ascii_block64(const unsigned char *text, Sink &sink)
+{
+	alignas(16) unsigned char folded[64];
+	uint64_t word = 0, high = 0;
+	for (unsigned k = 0; k < 4; k++)
+	{
+		uint64_t w, h;
+		classify_ascii16(text + 16 * k, folded + 16 * k, &w, &h);
+		word |= w << (16 * k);
+		high |= h << (16 * k);
+	}
+	unsigned end = high != 0 ? static_cast<unsigned>(__builtin_ctzll(high)) : 64;
+	if (end == 0) return 0;
+	const uint64_t below_end = end == 64 ? ~uint64_t(0) : (uint64_t(1) << end) - 1;
+	if ((word >> (end - 1)) & 1)
+	{
+		// The last run may go on past end: stop after the separator before it.
+		const uint64_t separators = ~word & below_end;
+		if (separators == 0) return 0;
+		end = 64 - static_cast<unsigned>(__builtin_clzll(separators));
+	}
+	uint64_t runs = word & (end == 64 ? ~uint64_t(0) : (uint64_t(1) << end) - 1);
+	while (runs != 0)
+	{
+		const unsigned start = static_cast<unsigned>(__builtin_ctzll(runs));
+		// The run ends before end - 1, a separator, so a zero bit follows it.
+		const unsigned stop = start + static_cast<unsigned>(__builtin_ctzll(~(runs >> start)));
+		sink.word_end(folded + start, stop - start);
+		runs &= ~uint64_t(0) << stop;
+	}
+	return end;
+}
 #endif
 
 // A sink that defines word_span(begin, end) also learns where each word lies
@@ -72,9 +144,30 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 	constexpr bool kSpans = SinkWantsSpans<Sink>::value;
 	size_t word_begin = 0, word_stop = 0; // used only when kSpans
 	const size_t stop_after = piece < length - i ? i + piece : length;
+#if defined(__SSE2__)
+	size_t block_retry = i; // where to try whole blocks of ASCII words again
+#endif
 
 	while (i < length)
 	{
+#if defined(__SSE2__)
+		if constexpr (!kSpans)
+		{
+			// Between words in a long enough stretch: whole words 64 bytes
+			// at a time (the piece ends where the byte loop would end it).
+			// (i may be past stop_after, in the separators after it)
+			if (!in_word && i >= block_retry && stop_after > i && stop_after - i > 64)
+			{
+				const size_t taken = tokenize_ascii_block64(text + i, sink);
+				if (taken != 0)
+				{
+					i += taken;
+					continue;
+				}
+				block_retry = i + 64; // not ASCII words here: the byte loop goes on
+			}
+		}
+#endif
 		const unsigned char byte = text[i];
 		if (byte < 0x80)
 		{
@@ -83,6 +176,24 @@ void tokenize(const unsigned char *text, size_t length, size_t *position, size_t
 			if (kAsciiFold.folded[byte] == 0)
 			{
 				i++;
+				if (in_word)
+				{
+					if constexpr (kSpans) sink.word_span(word_begin, word_stop);
+					sink.word_end(word, word_length);
+					word_length = 0;
+					in_word = false;
+					if (i >= stop_after) break;
+				}
+#if defined(__SSE2__)
+				// Markup has runs of separators: skip them sixteen at a time.
+				while (length - i >= 16)
+				{
+					const unsigned run = ascii_separator_run16(text + i);
+					i += run;
+					if (run < 16) break;
+				}
+#endif
+				continue;
 			}
 			else
 			{

@@ -4074,6 +4074,58 @@ void test_fast_paths()
 		check(reset_ok, what + ": a builder reset between documents equals a fresh one", __LINE__);
 	}
 
+	// Whole ASCII words 64 bytes at a time (sinks without word_span) against
+	// the byte loop (a sink with word_span never takes that path): the same
+	// words and pieces, and the same *position after every call, on words
+	// of 1 to 70 letters cut by the 64-byte blocks at every offset, non-ASCII
+	// letters and separators at every offset, and pieces around 64 bytes.
+	{
+		struct SpanSink : RecordingSink
+		{
+			void word_span(size_t, size_t) {}
+		};
+		auto run = [](auto &sink, const std::string &text, size_t piece) {
+			std::vector<size_t> stops;
+			size_t position = 0;
+			do
+			{
+				minhash::tokenize(reinterpret_cast<const unsigned char *>(text.data()), text.size(),
+				                  &position, piece, sink);
+				stops.push_back(position);
+			} while (position < text.size());
+			return stops;
+		};
+		const char *const fillers[] = {" ", "<br>", "\n", "=\"", " é ", "中", "Ä", " ÉCOLE ",
+		                               "--", "\xF0\x9F\x98\x80", "9", "Zz"};
+		bool same = true;
+		int texts = 0;
+		for (size_t offset = 0; offset < 130 && same; offset++)
+			for (size_t long_word : {1u, 15u, 16u, 17u, 62u, 63u, 64u, 65u, 70u, 300u})
+			{
+				std::string text(offset % 3 == 0 ? offset : 0, ' ');
+				if (offset % 3 != 0) text += std::string(offset, 'a') + " ";
+				for (int k = 0; k < 12; k++)
+				{
+					text += std::string(k == 5 ? long_word : 1 + rng() % 12, "aZ09"[rng() % 4]);
+					text += fillers[rng() % (sizeof fillers / sizeof fillers[0])];
+				}
+				if (offset % 2 == 0) text += "tail";
+				for (size_t piece : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(66),
+				                     size_t(130), SIZE_MAX})
+				{
+					RecordingSink fast;
+					SpanSink bytewise;
+					const std::vector<size_t> fast_stops = run(fast, text, piece);
+					const std::vector<size_t> byte_stops = run(bytewise, text, piece);
+					same = same && fast.words == bytewise.words && fast.pieces == bytewise.pieces &&
+					       !fast.bad_piece && fast_stops == byte_stops;
+					texts++;
+				}
+			}
+		check(same && texts > 0,
+		      "64-byte ASCII blocks: the same words, pieces and stops as the byte loop", __LINE__);
+	}
+
 	// Reset rejects a document that needs a larger counter than the builder
 	// was laid out for, and a buffer that is no builder.
 	{
