@@ -3520,45 +3520,43 @@ void test_union()
 
 std::vector<uint32_t> pivots_of(uint32_t count) { return std::vector<uint32_t>(count); }
 
+// Families: a random signature and variants with a share of its positions
+// redrawn (values from a small range, so that chance agreements and chance
+// band collisions happen too), some exact copies, and three empty sets; in a
+// random order.
+std::vector<std::vector<uint32_t>> signature_families(std::mt19937_64 &rng, uint32_t num_perm,
+                                                      int families)
+{
+	std::vector<std::vector<uint32_t>> sigs;
+	for (int family = 0; family < families; family++)
+	{
+		std::vector<uint32_t> base(num_perm);
+		for (uint32_t &v : base) v = static_cast<uint32_t>(rng() % 64);
+		const int members = 1 + static_cast<int>(rng() % 8);
+		for (int m = 0; m < members; m++)
+		{
+			std::vector<uint32_t> variant = base;
+			const double share = (rng() % 100) / 100.0;
+			for (uint32_t &v : variant)
+				if ((rng() % 1000) / 1000.0 < share) v = static_cast<uint32_t>(rng() % 64);
+			sigs.push_back(variant);
+			if (rng() % 5 == 0) sigs.push_back(variant);
+		}
+	}
+	for (int e = 0; e < 3; e++) sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
+	std::shuffle(sigs.begin(), sigs.end(), rng);
+	return sigs;
+}
+
 void test_grouping()
 {
 	g_section = "grouping";
 	std::mt19937_64 rng(20261122);
 	for (uint32_t num_perm : {1u, 7u, 32u, 128u})
 	{
-		// Families: a random signature and variants with a share of its
-		// positions redrawn (a few values from a small range, so that chance
-		// agreements happen too), exact copies, and empty sets.
-		std::vector<std::vector<uint32_t>> sigs;
-		std::vector<uint8_t> empty;
-		for (int family = 0; family < 40; family++)
-		{
-			std::vector<uint32_t> base(num_perm);
-			for (uint32_t &v : base) v = static_cast<uint32_t>(rng() % 64);
-			const int members = 1 + static_cast<int>(rng() % 8);
-			for (int m = 0; m < members; m++)
-			{
-				std::vector<uint32_t> variant = base;
-				const double share = (rng() % 100) / 100.0;
-				for (uint32_t &v : variant)
-					if ((rng() % 1000) / 1000.0 < share) v = static_cast<uint32_t>(rng() % 64);
-				sigs.push_back(variant);
-				empty.push_back(0);
-				if (rng() % 5 == 0)
-				{
-					sigs.push_back(variant);
-					empty.push_back(0);
-				}
-			}
-		}
-		for (int e = 0; e < 3; e++)
-		{
-			sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
-			empty.push_back(1);
-		}
-		std::shuffle(sigs.begin(), sigs.end(), rng);
+		std::vector<std::vector<uint32_t>> sigs = signature_families(rng, num_perm, 40);
 		const auto count = static_cast<uint32_t>(sigs.size());
-		// Shuffling the signatures moved the empty flags' meaning: recompute.
+		std::vector<uint8_t> empty(count);
 		for (uint32_t i = 0; i < count; i++)
 			empty[i] = sigs[i][0] == MH_EMPTY_VALUE &&
 			           std::all_of(sigs[i].begin(), sigs[i].end(),
@@ -3677,26 +3675,7 @@ void test_near_pairs()
 	std::mt19937_64 rng(20261125);
 	for (uint32_t num_perm : {1u, 7u, 32u, 128u})
 	{
-		// Families of variants (values from a small range: chance agreements
-		// and chance band collisions), exact copies, empty sets.
-		std::vector<std::vector<uint32_t>> sigs;
-		for (int family = 0; family < 30; family++)
-		{
-			std::vector<uint32_t> base(num_perm);
-			for (uint32_t &v : base) v = static_cast<uint32_t>(rng() % 64);
-			const int members = 1 + static_cast<int>(rng() % 8);
-			for (int m = 0; m < members; m++)
-			{
-				std::vector<uint32_t> variant = base;
-				const double share = (rng() % 100) / 100.0;
-				for (uint32_t &v : variant)
-					if ((rng() % 1000) / 1000.0 < share) v = static_cast<uint32_t>(rng() % 64);
-				sigs.push_back(variant);
-				if (rng() % 5 == 0) sigs.push_back(variant);
-			}
-		}
-		for (int e = 0; e < 3; e++) sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
-		std::shuffle(sigs.begin(), sigs.end(), rng);
+		std::vector<std::vector<uint32_t>> sigs = signature_families(rng, num_perm, 30);
 		const auto count = static_cast<uint32_t>(sigs.size());
 		std::vector<uint8_t> empty(count);
 		std::vector<const uint32_t *> rows(count);
