@@ -73,6 +73,15 @@ typedef int (*NearDupeRowOrder) (const GroupRows *rows, uint32 a, uint32 b);
 /* The rows' numbers in the given order (a merge sort that polls for interrupts). */
 extern uint32 *minhash_near_dupe_sort_rows(const GroupRows *rows, NearDupeRowOrder order);
 
+/*
+ * What the engine takes of rows order[0 .. count): each row's values and
+ * whether its set is empty, in that order (huge allocations in the current
+ * context).
+ */
+extern void minhash_near_dupe_engine_input(const GroupRows *rows, const uint32 *order,
+										   uint32 count, const uint32 ***signatures,
+										   uint8 **empty);
+
 /* A row's key as the result carries it (typed_keys: its own type, else text). */
 extern Datum minhash_near_dupe_result_key(const GroupRows *rows, uint32 row, bool *isnull);
 

@@ -48,6 +48,20 @@ huge_array(Size size, Size count)
 	return palloc_extended(Max(size * count, 1), MCXT_ALLOC_HUGE);
 }
 
+/* The engine's input, rows in the given order (minhash_near_dupe.h). */
+void
+minhash_near_dupe_engine_input(const GroupRows *rows, const uint32 *order, uint32 count,
+							   const uint32 ***signatures, uint8 **empty)
+{
+	*signatures = huge_array(sizeof(uint32 *), count);
+	*empty = huge_array(sizeof(uint8), count);
+	for (uint32 i = 0; i < count; i++)
+	{
+		(*signatures)[i] = rows->values[order[i]];
+		(*empty)[i] = rows->sizes[order[i]] == 0;
+	}
+}
+
 /* Room, in `into`, for the rows near_dupe_check counted on the same snapshot. */
 static void
 allocate_rows(GroupRows *rows, uint32 capacity, MemoryContext into)
@@ -278,15 +292,11 @@ static void
 walk_groups(const GroupRows *rows, const uint32 *ranked, uint32 count, double threshold,
 			uint32 bands, uint32 band_rows, uint32 *pivots, double *resemblance)
 {
-	const uint32 **signatures = huge_array(sizeof(uint32 *), count);
-	uint8	   *empty = huge_array(sizeof(uint8), count);
+	const uint32 **signatures;
+	uint8	   *empty;
 	MhStatus	status;
 
-	for (uint32 i = 0; i < count; i++)
-	{
-		signatures[i] = rows->values[ranked[i]];
-		empty[i] = rows->sizes[ranked[i]] == 0;
-	}
+	minhash_near_dupe_engine_input(rows, ranked, count, &signatures, &empty);
 	if (bands == 0)
 		status = mh_group_greedy(signatures, empty, count, rows->params.num_perm, threshold,
 								 minhash_cancel_pending, NULL, pivots, resemblance);

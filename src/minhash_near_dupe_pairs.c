@@ -143,16 +143,12 @@ static PairBlock *
 find_pairs(const GroupRows *rows, const uint32 *ordered, uint32 count, double threshold,
 		   uint32 bands, uint32 band_rows, uint64 max_bytes)
 {
-	const uint32 **signatures = palloc_extended(sizeof(uint32 *) * Max(count, 1), MCXT_ALLOC_HUGE);
-	uint8	   *empty = palloc_extended(sizeof(uint8) * Max(count, 1), MCXT_ALLOC_HUGE);
+	const uint32 **signatures;
+	uint8	   *empty;
 	PairBlock  *block = palloc0(sizeof(PairBlock));
 	MhStatus	status;
 
-	for (uint32 i = 0; i < count; i++)
-	{
-		signatures[i] = rows->values[ordered[i]];
-		empty[i] = rows->sizes[ordered[i]] == 0;
-	}
+	minhash_near_dupe_engine_input(rows, ordered, count, &signatures, &empty);
 	block->release.func = release_pairs;
 	block->release.arg = block;
 	status = mh_near_pairs(signatures, empty, count, rows->params.num_perm, threshold, bands,
