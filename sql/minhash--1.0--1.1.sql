@@ -7,6 +7,16 @@
 -- (test/upgrade/fresh_vs_upgraded.sh checks the two are identical object by
 -- object).  The script states 1.1 once: each object is created or changed in
 -- one place, in sections by concern, with its one comment.
+--
+-- It never drops an object of 1.0: a user's view or function may depend on
+-- any of them, and ALTER EXTENSION minhash UPDATE would then stop.  A 1.0
+-- function keeps its arguments and its result (columns, their names and
+-- types, in their order) and is changed only by CREATE OR REPLACE, which
+-- PostgreSQL refuses for anything else; a function of 1.1 with other
+-- columns or arguments is an overload that no 1.0 call can reach, or a new
+-- name.  test/upgrade/fresh_vs_upgraded.sh updates a 1.0 database holding a
+-- view over every 1.0 function that returns a set or a record, and checks
+-- they return the same rows afterwards.
 
 -------------------------------------------------------------------------------
 -- Building signatures
@@ -173,15 +183,18 @@ COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: t
 COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';
 
 -- The layout of the index's recall option and of recall =>: min_bands 1.
--- No longer strict (a null recall is the exact layout); a null threshold or
--- num_perm still gives null.
-DROP FUNCTION @extschema@.lsh_index_layout(double precision, integer);
-CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_perm integer DEFAULT 128,
-								 recall double precision DEFAULT NULL,
+-- lsh_index_layout(threshold, num_perm = 128), the exact layout, stays as
+-- it is; the approximate one is an overload whose recall has no default
+-- (with one, lsh_index_layout(0.8) and lsh_index_layout(0.8, 128) would
+-- match both and be ambiguous), so num_perm, before it, has none either.
+-- Not strict: a null recall is the exact layout; a null threshold or
+-- num_perm gives null.  The same C function serves both (it reads recall
+-- only when given three arguments).
+CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_perm integer, recall double precision,
 								 OUT bands integer, OUT rows integer, OUT min_bands integer)
 	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares; with a recall, the approximate layout of the recall option and of near_dupe_groups(..., recall), where a candidate shares one band (min_bands 1, no guarantee)';
+COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the approximate layout of gin_minhash_ops'' recall option and of near_dupe_groups(..., recall) and near_dupe_pairs(..., recall), where a candidate shares one band (min_bands 1, no guarantee); a null recall gives the exact layout, that of lsh_index_layout(threshold, num_perm)';
 
 -------------------------------------------------------------------------------
 -- Pairs and groups of a table
@@ -595,11 +608,12 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_group_table_problem(regclass, boolean) IS 'what the report functions need of a group table (group_id; with members, key, pivot and resemblance): the SQLSTATE and message of the first thing missing, or nulls';
 
--- The summary without its repeated columns (review_without_grouping was
--- documents, review_with_grouping was groups): the reviews saved instead.
-DROP FUNCTION @extschema@.near_dupe_summary(regclass);
-
-CREATE FUNCTION @extschema@.near_dupe_summary(group_table regclass)
+-- The totals of a group table: near_dupe_summary without its repeated
+-- columns (review_without_grouping is documents, review_with_grouping is
+-- groups), with the reviews saved instead, so that it fits a terminal of
+-- 120 columns.  A new name: near_dupe_summary keeps its columns, which a
+-- user's view over it depends on.
+CREATE FUNCTION @extschema@.near_dupe_totals(group_table regclass)
 	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
 				  reviews_saved bigint, review_saved_pct numeric)
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
@@ -624,7 +638,21 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_summary(regclass) IS 'documents, groups, singletons, documents in groups of two or more, and the reviews saved by reading one document per group instead of every one (count and percentage)';
+COMMENT ON FUNCTION @extschema@.near_dupe_totals(regclass) IS 'documents, groups, singletons, documents in groups of two or more, and the reviews saved by reading one document per group instead of every one (count and percentage)';
+
+-- near_dupe_summary with its columns, from near_dupe_totals (its checks of
+-- the group table included).
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_summary(group_table regclass)
+	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
+				  review_without_grouping bigint, review_with_grouping bigint, review_saved_pct numeric)
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+SELECT t.documents, t.groups, t.singletons, t.documents_in_groups, t.documents, t.groups, t.review_saved_pct
+  FROM @extschema@.near_dupe_totals(group_table) t
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_summary(regclass) IS 'near_dupe_totals with the documents to review without grouping (all) and with it (one per group) in place of the reviews saved';
 
 -- Bars on a log scale, so that a size with a few groups still draws a bar
 -- of its own beside thousands of singletons (one and two groups differ up to
@@ -682,20 +710,17 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot, size, and the average and minimum resemblance of its members to the pivot (3 decimals)';
 
--- near_dupe_group_detail, one definition for 1.1: it checks its group table
--- like the other reports (reports), a key missing from source is an error
--- (input), it rounds resemblance and s_l to 3 decimals, and (here) it marks
--- both sides.  It marked the shared chunks in the member only, so the
--- text a member lacks (a dropped footer, replaced words) did not show.  It
--- gains pivot_marked: the pivot's text with the chunks it shares with that
--- member, numbered as in marked (highlight() marks both sides alike).  The
--- columns of 1.0 stay as they were, in their order; a new column of the
--- result type needs DROP and CREATE (nothing in the extension depends on
--- it; a view of the user's over it must be dropped before the update).
-DROP FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text);
-
-CREATE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
-									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+-- One group for review, both sides marked: each member's text with the
+-- chunks it shares with the pivot marked (marked), and the pivot's text
+-- with the same chunks marked alike (pivot_marked; highlight() numbers them
+-- the same on both sides), so that what a member lacks (a dropped footer,
+-- replaced words) shows as well as what it adds.  Resemblance and s_l are
+-- rounded to 3 decimals for reading; the group table is checked as the
+-- other reports check it, and a key missing from source is an error.  A
+-- new name: near_dupe_group_detail keeps its columns, which a user's view
+-- over it depends on.
+CREATE FUNCTION @extschema@.near_dupe_review(group_table regclass, source regclass, key_column name, text_column name,
+								 group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
 	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
 				  s_l double precision, marked text, pivot_marked text)
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
@@ -781,7 +806,22 @@ BEGIN
 	END LOOP;
 END $$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, its text with those chunks marked, and the pivot''s text with the same chunks marked alike (null on the pivot''s row)';
+COMMENT ON FUNCTION @extschema@.near_dupe_review(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, its text with those chunks marked, and the pivot''s text with the same chunks marked alike (null on the pivot''s row)';
+
+-- near_dupe_group_detail with its columns, from near_dupe_review: the same
+-- rows without pivot_marked.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
+									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
+				  s_l double precision, marked text)
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+SELECT r.key, r.role, r.resemblance, r.common_words, r.s_l, r.marked
+  FROM @extschema@.near_dupe_review(group_table, source, key_column, text_column, group_id, min_words, format) r
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text) IS 'near_dupe_review without pivot_marked: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, and its text with those chunks marked';
 
 -- One group as a complete HTML page, for a reviewer to open in a browser:
 -- a summary, then each member beside its pivot, shared chunks in the same
@@ -814,7 +854,7 @@ BEGIN
 		SELECT d.role, d.resemblance::double precision AS resemblance, d.common_words, d.s_l::double precision AS s_l,
 			   d.marked, d.pivot_marked,
 			   (SELECT h.a_marked FROM @extschema@.highlight(d.key::text, '', 1, 'html') h) AS key_html
-		  FROM @extschema@.near_dupe_group_detail(group_table, source, key_column, text_column, group_id, min_words, 'html') d
+		  FROM @extschema@.near_dupe_review(group_table, source, key_column, text_column, group_id, min_words, 'html') d
 	LOOP
 		IF item.role = 'pivot' THEN
 			pivot_key := item.key_html;
@@ -836,7 +876,7 @@ $member$,
 			coalesce(round(item.s_l::numeric, 3)::text, '&ndash;'), pivot_key, item.pivot_marked, item.marked);
 	END LOOP;
 	IF pivot_key IS NULL THEN
-		RETURN NULL;			-- cannot happen: near_dupe_group_detail raises first
+		RETURN NULL;			-- cannot happen: near_dupe_review raises first
 	END IF;
 
 	IF member_count = 0 THEN
