@@ -510,18 +510,18 @@ COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double pr
 -- near_dupe_pairs runs in memory (src/minhash_near_dupe_pairs.c, the
 -- engine's mh_near_pairs) instead of as near_dupe_query's statement, up to
 -- minhash.group_memory: the same pairs, resemblances and order as that
--- statement (key_a before key_b in the key's order, ordered by key_a, key_b).  The typed
--- overload takes a recall: NULL (the default) for the exact pairs, those of
--- the self-join with % (or resemblance >= threshold); 0 < recall < 1 for the
--- pairs sharing a band of mh_recall_layout, each verified.  The text version
--- keeps its four arguments: a fifth double precision argument would take
--- every positional call with a numeric key_type (near_dupe_pairs(..., 0.5,
--- NULL::bigint)) away from the typed overload, float8 being the preferred
--- numeric type; for text keys with a recall, pass NULL::text as key_type,
--- which now returns key::text for a key column of any type (as
--- near_dupe_groups does).  near_dupe_query(..., groups => false) stays: the
--- exact pairs as one SQL statement within work_mem, the path for a table
--- beyond minhash.group_memory.
+-- statement (key_a before key_b in the key's order, ordered by key_a,
+-- key_b).  The typed overload takes a recall: NULL (the default) for the
+-- exact pairs, those of the self-join with % (or resemblance >= threshold);
+-- 0 < recall < 1 for the pairs sharing a band of mh_recall_layout, each
+-- verified.  The text version keeps its four arguments: a fifth double
+-- precision argument would take every positional call with a numeric
+-- key_type (near_dupe_pairs(..., 0.5, NULL::bigint)) away from the typed
+-- overload, float8 being the preferred numeric type; for text keys with a
+-- recall, pass NULL::text as key_type, which returns key::text for a key
+-- column of any type (as near_dupe_groups does).  near_dupe_query(...,
+-- groups => false) stays: the exact pairs as one SQL statement within
+-- work_mem, the path for a table beyond minhash.group_memory.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
 								threshold double precision DEFAULT NULL)
 	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
