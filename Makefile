@@ -99,6 +99,15 @@ test/core/core_test: test/core/core_test.cpp $(CORE_SOURCES) src/core/*.h src/co
 core-test: test/core/core_test
 	test/core/core_test
 
+# A PGXN distribution (META.json, checked by test/doc/meta_test.sh): the
+# committed tree as dist/minhash-VERSION.zip, VERSION taken from META.json.
+DIST_VERSION = $(shell sed -n 's/^\t"version": "\([0-9.]*\)",$$/\1/p' META.json)
+.PHONY: dist
+dist:
+	@test -n "$(DIST_VERSION)" || { echo "no version in META.json"; exit 1; }
+	mkdir -p dist
+	git archive --format zip --prefix=minhash-$(DIST_VERSION)/ --output dist/minhash-$(DIST_VERSION).zip HEAD
+
 # libFuzzer harnesses (test/fuzz, see test/fuzz/README): the engine alone,
 # built by clang 14 with coverage, AddressSanitizer and UBSan.
 # Run them with `bash test/fuzz/run.sh [SECONDS] [HARNESS...]`.

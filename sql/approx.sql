@@ -14,6 +14,13 @@ SELECT t, a.bands, a.rows, a.min_bands, e.bands AS exact_bands, e.rows AS exact_
   FROM unnest(ARRAY[0.5, 0.6, 0.7, 0.8, 0.9]::float8[]) t,
        lsh_index_layout(t, 128, 0.99) a, lsh_index_layout(t, 128) e;
 SELECT * FROM lsh_index_layout(0.5, 128, NULL) AS exact_when_null;
+-- The approximate layout is an overload of lsh_index_layout(threshold,
+-- num_perm = 128), the exact one, which is unchanged: a null recall gives
+-- what it gives.
+SELECT bool_and((n.bands, n.rows, n.min_bands) = (e.bands, e.rows, e.min_bands)) AS null_recall_is_exact
+  FROM unnest(ARRAY[0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1]::float8[]) t,
+       lsh_index_layout(t, 128, NULL) n, lsh_index_layout(t, 128) e;
+SELECT * FROM lsh_index_layout(0.5, recall => 0.99, num_perm => 128) AS named;
 SELECT * FROM lsh_index_layout(0.8, 64, 0.9) AS n64;
 SELECT lsh_index_layout(NULL, 128, 0.9) IS NULL AS null_threshold_null;
 

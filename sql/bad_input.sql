@@ -409,15 +409,15 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('near_dupe_query', 'threshold above 1', $q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', 2)$q$),
 ('near_dupe_group_walk', 'without OVER', $q$SELECT near_dupe_group_walk(NULL, NULL)$q$),
 ('near_dupe_group_walk', 'NULL rows take no part', $q$SELECT near_dupe_group_walk(NULL::tid, '(0,1)'::tid) OVER ()$q$),
-('near_dupe_summary', 'NULL', $q$SELECT near_dupe_summary(NULL)$q$),
-('near_dupe_summary', 'not a groups table', $q$SELECT near_dupe_summary('bad_input_docs')$q$),
+('near_dupe_totals', 'NULL', $q$SELECT near_dupe_totals(NULL)$q$),
+('near_dupe_totals', 'not a groups table', $q$SELECT near_dupe_totals('bad_input_docs')$q$),
 ('near_dupe_histogram', 'not a groups table', $q$SELECT near_dupe_histogram('bad_input_mixed')$q$),
 ('near_dupe_group_stats', 'NULL', $q$SELECT near_dupe_group_stats(NULL)$q$),
-('near_dupe_group_detail', 'no such group', $q$SELECT near_dupe_group_detail('bad_input_groups', 'bad_input_docs', 'id', 'body', 999)$q$),
-('near_dupe_group_detail', 'no such text column', $q$SELECT near_dupe_group_detail('bad_input_groups', 'bad_input_docs', 'id', 'text', 1)$q$),
-('near_dupe_group_detail', 'min_words 0', $q$SELECT near_dupe_group_detail('bad_input_groups', 'bad_input_docs', 'id', 'body', 1, 0)$q$),
-('near_dupe_group_detail', 'unknown format', $q$SELECT near_dupe_group_detail('bad_input_groups', 'bad_input_docs', 'id', 'body', 1, 5, 'xml')$q$),
-('near_dupe_group_detail', 'NULL group', $q$SELECT near_dupe_group_detail('bad_input_groups', 'bad_input_docs', 'id', 'body', NULL)$q$);
+('near_dupe_review', 'no such group', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', 999)$q$),
+('near_dupe_review', 'no such text column', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'text', 1)$q$),
+('near_dupe_review', 'min_words 0', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', 1, 0)$q$),
+('near_dupe_review', 'unknown format', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', 1, 5, 'xml')$q$),
+('near_dupe_review', 'NULL group', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', NULL)$q$);
 
 -- Explaining a match.
 INSERT INTO bad_input_cases (entry, bad_input, query) VALUES

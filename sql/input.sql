@@ -147,19 +147,19 @@ SELECT sig <=> sig FROM input_docs WHERE id = 1;
 SELECT sig <-> minhash(t, 64) FROM input_docs WHERE id = 1;
 SELECT round((sig <%> sig)::numeric, 2) AS distance FROM input_docs WHERE id = 1;
 
--- 6. near_dupe_group_detail: a key missing from the source is an error.
+-- 6. near_dupe_review: a key missing from the source is an error.
 CREATE TABLE input_groups (group_id bigint, key text, pivot text, resemblance float8);
 INSERT INTO input_groups VALUES (1, '1', '1', 1), (1, '3', '1', 0.9),
                                 (2, '99', '99', 1), (2, '1', '99', 0.9);
-SELECT key, role, marked FROM near_dupe_group_detail('input_groups', 'input_docs', 'id', 't', 1);
-SELECT key, role, marked FROM near_dupe_group_detail('input_groups', 'input_docs', 'id', 't', 2);
+SELECT key, role, marked FROM near_dupe_review('input_groups', 'input_docs', 'id', 't', 1);
+SELECT key, role, marked FROM near_dupe_review('input_groups', 'input_docs', 'id', 't', 2);
 -- A long key is quoted in part.
 CREATE TABLE input_named (name text PRIMARY KEY, body text);
 INSERT INTO input_named VALUES ('short', 'the quick brown fox jumps over the lazy dog');
 INSERT INTO input_groups VALUES (3, 'short', 'short', 1), (3, repeat('k', 100), 'short', 0.9);
-SELECT key, role, marked FROM near_dupe_group_detail('input_groups', 'input_named', 'name', 'body', 3);
+SELECT key, role, marked FROM near_dupe_review('input_groups', 'input_named', 'name', 'body', 3);
 DELETE FROM input_groups WHERE key = '3';
-SELECT key, role, left(marked, 20) AS marked FROM near_dupe_group_detail('input_groups', 'input_docs', 'id', 't', 1);
+SELECT key, role, left(marked, 20) AS marked FROM near_dupe_review('input_groups', 'input_docs', 'id', 't', 1);
 
 -- A partitioned table: the hint names a plain table of its signatures, which
 -- groups the pairs across partitions too.

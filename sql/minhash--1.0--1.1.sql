@@ -1,36 +1,221 @@
-/* minhash--1.0--1.1.sql: from 1.0 to 1.1 (the hardening and everyday-use changes) */
+/* minhash--1.0--1.1.sql: from 1.0 to 1.1 */
 
 \echo Use "ALTER EXTENSION minhash UPDATE TO '1.1'" to load this file. \quit
 
 -- CREATE EXTENSION minhash runs minhash--1.0.sql and then this script, so a
 -- fresh install and an upgraded one run the same statements
--- (test/upgrade checks the two are identical object by object).  Sections by
--- concern; keep each change in its own section.
+-- (test/upgrade/fresh_vs_upgraded.sh checks the two are identical object by
+-- object).  The script states 1.1 once: each object is created or changed in
+-- one place, in sections by concern, with its one comment.
+--
+-- It never drops an object of 1.0: a user's view or function may depend on
+-- any of them, and ALTER EXTENSION minhash UPDATE would then stop.  A 1.0
+-- function keeps its arguments and its result (columns, their names and
+-- types, in their order) and is changed only by CREATE OR REPLACE, which
+-- PostgreSQL refuses for anything else; a function of 1.1 with other
+-- columns or arguments is an overload that no 1.0 call can reach, or a new
+-- name.  test/upgrade/fresh_vs_upgraded.sh updates a 1.0 database holding a
+-- view over every 1.0 function that returns a set or a record, and checks
+-- they return the same rows afterwards.
 
 -------------------------------------------------------------------------------
--- Pinned search_path: no function body resolves a name through the
--- caller's path
+-- Building signatures
 -------------------------------------------------------------------------------
 
--- The three PL/pgSQL functions of 1.0 that ran with the caller's
--- search_path, where an operator or function with no exact match in
--- pg_catalog (oid = regclass, float8 >= integer, float8 - numeric,
--- format(unknown, name, regclass), count(minhash), ...) could be taken from
--- any schema on the path.  Their bodies name the extension's objects
--- through @extschema@ already.  near_dupe_pairs is pinned as it is;
--- near_dupe_check and near_dupe_query are replaced, pinned, with the changes
--- the pinned path calls for.  resembles() stays unpinned, so that the
--- planner can inline it into sig %> minhash_query(b, threshold): its body
--- qualifies every reference and every argument has the exact type.
+-- minhash(x) of a varchar or char(n) column.  A one-argument call named like
+-- a type with no exact match is read by PostgreSQL as a cast (before any
+-- implicit cast of the argument is tried), so minhash(body) of a varchar
+-- went through minhash_in and failed.  These exact overloads stop that.  They
+-- are the C function of minhash(text): varchar is text in memory, and a
+-- char(n)'s padding is spaces at the end, which the word tokenizer skips as
+-- it skips them in text (sql/input.sql checks the signatures are equal).
+-- An untyped literal still prefers text (string category, preferred type),
+-- so minhash('...', 64), minhash(doc => '...') and untyped parameters resolve
+-- as before; minhash('...') alone is still a cast, whose error now says how
+-- to spell it (src/minhash_io.c).  minhash_chars() is no type name: it took
+-- varchar and char(n) through their casts to text already.
+CREATE FUNCTION @extschema@.minhash(doc character varying, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+COMMENT ON FUNCTION @extschema@.minhash(character varying, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words); the same as minhash(doc::text, ...)';
+
+CREATE FUNCTION @extschema@.minhash(doc character, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+COMMENT ON FUNCTION @extschema@.minhash(character, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words); the same as minhash(doc::text, ...)';
+
+-- Signatures of sets under a name of their own.  minhash(text[]) stays for
+-- compatibility, but an untyped argument prefers minhash(text): a driver
+-- that sends an array as an untyped parameter ('{a,b,c}') gets the word
+-- signature of that text.  minhash_set() has no text form to fall into: an
+-- untyped argument is read as text[], a text is refused (42883).
+CREATE FUNCTION @extschema@.minhash_set(elements text[], num_perm integer DEFAULT 128, seed integer DEFAULT 0)
+	RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_set(text[], integer, integer) IS 'MinHash signature of a set of strings, each taken as it is (the same as minhash(text[]), which an untyped argument cannot reach)';
+
+-- Character shingles with minhash()'s argument order (doc, num_perm,
+-- shingle_size, seed).  minhash_chars(doc, q, num_perm, seed) stays as it
+-- was: reordering it would silently change the meaning of every positional
+-- call (minhash_chars(doc, 3) means q = 3), and views, generated columns and
+-- indexes may depend on it.
+CREATE FUNCTION minhash_char_shingles(doc text, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
+	RETURNS minhash
+	AS 'MODULE_PATHNAME', 'minhash_char_shingles' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
+
+COMMENT ON FUNCTION minhash_char_shingles(text, integer, integer, integer) IS 'MinHash signature of a document''s character shingles (shingle_size consecutive characters of its words, one space between words); the arguments in minhash()''s order';
+COMMENT ON FUNCTION minhash_chars(text, integer, integer, integer) IS 'MinHash signature of a document''s character shingles (q consecutive characters of its words, one space between words); kept for compatibility: minhash_char_shingles takes the arguments in minhash()''s order';
+
+-- What building a signature costs the planner.  Building one hashes every
+-- word and shingle of its document: about twice md5() on the same bytes
+-- with words, several times more with character shingles
+-- (test/bench/README.md).  At the default COST 1 the planner takes it for
+-- free, and CREATE TABLE ... AS SELECT minhash(body) never runs in parallel
+-- (a parallel plan saves only CPU, and it would see none).  100 (in units of
+-- cpu_operator_cost) is what a signature of a few hundred bytes of text
+-- costs measured against a sequential scan's per-row cost; with it such
+-- statements get parallel workers.  The new builders above are declared
+-- with the same costs.  Nothing else changes: the functions are as
+-- IMMUTABLE, STRICT and PARALLEL SAFE as before.
+ALTER FUNCTION @extschema@.minhash(text, integer, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.shingle_hashes(text, integer, integer) COST 100;
+ALTER FUNCTION @extschema@.minhash_chars(text, integer, integer, integer) COST 500;
+
+-------------------------------------------------------------------------------
+-- Comparing signatures
+-------------------------------------------------------------------------------
+
+-- The C functions behind %, %> and resemblance_interval behave differently
+-- with the same SQL signatures: % and %> (so resembles() and the flagging
+-- trigger) are false for a signature built with other parameters instead of
+-- raising, so that scans, index rechecks and matchingsel's estimate over a
+-- column of mixed signatures never fail; resemblance_interval follows the
+-- set-returning protocol.  The comments say so, and name the byte order of
+-- the btree operators.
+COMMENT ON FUNCTION minhash_similar(minhash, minhash) IS 'true when the estimated resemblance is at least minhash.threshold; false for signatures built with other parameters';
+COMMENT ON OPERATOR %(minhash, minhash) IS 'is a near-duplicate: estimated resemblance at least minhash.threshold (false for signatures built with other parameters)';
+COMMENT ON FUNCTION minhash_query_match(minhash, minhash_query) IS 'true when the estimated resemblance is at least the query''s threshold; false for signatures built with other parameters';
+COMMENT ON OPERATOR %>(minhash, minhash_query) IS 'is a near-duplicate at the query''s own threshold (false for signatures built with other parameters)';
+COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query; false for signatures built with other parameters';
+COMMENT ON FUNCTION minhash_lt(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than';
+COMMENT ON FUNCTION minhash_le(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than or equal';
+COMMENT ON FUNCTION minhash_gt(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
+COMMENT ON FUNCTION minhash_ge(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than or equal';
+COMMENT ON FUNCTION minhash_cmp(minhash, minhash) IS 'btree support: order of signatures, their bytes as a little-endian machine stores them';
+COMMENT ON OPERATOR <(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than';
+COMMENT ON OPERATOR <=(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than or equal';
+COMMENT ON OPERATOR >(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
+COMMENT ON OPERATOR >=(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than or equal';
+
+-- resemblance(sig, body) with a text body: an error that says to build the
+-- body's signature.  The text may be a minhash literal: an untyped literal or
+-- parameter in resemblance(sig, '...') now resolves to this function (text
+-- is the preferred string type), which reads it as minhash_in did, once per
+-- call site.  There is no resemblance(text, minhash): with both,
+-- resemblance('...', '...') of two untyped literals would be ambiguous.
+CREATE FUNCTION @extschema@.resemblance(a @extschema@.minhash, b text) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_resemblance_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.resemblance(@extschema@.minhash, text) IS 'resemblance(a, b::minhash) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+-- pgvector's distance operators, <-> and <=>, on signatures: an error naming
+-- minhash's own operators, not a bare "operator does not exist".  Not
+-- aliases of <%>: pgvector's users expect them to order an index scan, and
+-- no minhash index orders; % and %> are the indexable form.
+CREATE FUNCTION @extschema@.minhash_vector_l2_operator(@extschema@.minhash, @extschema@.minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_vector_l2_operator(@extschema@.minhash, @extschema@.minhash) IS 'behind <->: raises an error naming the operators to use instead';
+
+CREATE FUNCTION @extschema@.minhash_vector_cosine_operator(@extschema@.minhash, @extschema@.minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_vector_cosine_operator(@extschema@.minhash, @extschema@.minhash) IS 'behind <=>: raises an error naming the operators to use instead';
+
+CREATE OPERATOR @extschema@.<-> (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_vector_l2_operator,
+	COMMUTATOR = OPERATOR(@extschema@.<->)
+);
+
+COMMENT ON OPERATOR @extschema@.<->(@extschema@.minhash, @extschema@.minhash) IS 'not supported (pgvector''s L2 distance): an error naming <%>, % and %>';
+
+CREATE OPERATOR @extschema@.<=> (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_vector_cosine_operator,
+	COMMUTATOR = OPERATOR(@extschema@.<=>)
+);
+
+COMMENT ON OPERATOR @extschema@.<=>(@extschema@.minhash, @extschema@.minhash) IS 'not supported (pgvector''s cosine distance): an error naming <%>, % and %>';
+
+-------------------------------------------------------------------------------
+-- Lookups and the index
+-------------------------------------------------------------------------------
+
+-- A generic plan of resembles(sig, $1, $2) cannot see the threshold, and
+-- below what the index's layout guarantees a gin_minhash_ops scan reads
+-- every posting list: matchingsel let such plans take the index at any
+-- threshold.  %> gets an estimator that says so (src/minhash_selectivity.c):
+-- selectivity 1 when the operand is not a constant and the index may read
+-- everything, matchingsel otherwise.
+CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_query_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
+
+ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
+
+-- gin_minhash_ops records its key layout in the option `layout` (absent:
+-- layout 1, the keys of every index built before the option existed), and
+-- its other defaults come from that layout, not from the running library
+-- (src/minhash_gin.c).  The option `recall` makes an approximate index:
+-- gin_minhash_ops(threshold = t, recall = r) takes the approximate layout
+-- for t, a row a candidate when it shares one key (or the b - D every
+-- passing row shares, when more); part of layout 1.  Such an index may
+-- return fewer rows than a sequential scan.  The options procedure is C;
+-- only the descriptions change here.
+COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits, layout and recall options';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';
+
+-- The layout of the index's recall option and of recall =>: min_bands 1.
+-- lsh_index_layout(threshold, num_perm = 128), the exact layout, stays as
+-- it is; the approximate one is an overload whose recall has no default
+-- (with one, lsh_index_layout(0.8) and lsh_index_layout(0.8, 128) would
+-- match both and be ambiguous), so num_perm, before it, has none either.
+-- Not strict: a null recall is the exact layout; a null threshold or
+-- num_perm gives null.  The same C function serves both (it reads recall
+-- only when given three arguments).
+CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_perm integer, recall double precision,
+								 OUT bands integer, OUT rows integer, OUT min_bands integer)
+	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the approximate layout of gin_minhash_ops'' recall option and of near_dupe_groups(..., recall) and near_dupe_pairs(..., recall), where a candidate shares one band (min_bands 1, no guarantee); a null recall gives the exact layout, that of lsh_index_layout(threshold, num_perm)';
+
+-------------------------------------------------------------------------------
+-- Pairs and groups of a table
+-------------------------------------------------------------------------------
+
+-- No function body resolves a name through the caller's search_path.  The
+-- PL/pgSQL functions near_dupe_check and near_dupe_query are pinned to
+-- pg_catalog, pg_temp: with the caller's path, an operator or function with
+-- no exact match in pg_catalog (oid = regclass, float8 >= integer, float8 -
+-- numeric, format(unknown, name, regclass), count(minhash), ...) could be
+-- taken from any schema on it.  Their bodies name the extension's objects
+-- through @extschema@.  resembles() stays unpinned, so that the planner can
+-- inline it into sig %> minhash_query(b, threshold): its body qualifies
+-- every reference and every argument has the exact type.
 -- sql/security.sql checks every SQL and PL/pgSQL function for one or the
 -- other, and plants objects for every signature the bodies use.
-ALTER FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision)
-	SET search_path = pg_catalog, pg_temp;
 
--- near_dupe_check as in 1.0, pinned, and naming the relation in its messages
--- by its name (a regclass prints schema-qualified under the pinned path).
--- For a partitioned table the hint says to group a plain table of its keys
--- and signatures: grouping each partition alone misses the pairs across
+-- near_dupe_check, pinned, names the relation in its messages by its name
+-- (a regclass prints schema-qualified under the pinned path).  For a
+-- partitioned table the hint says to group a plain table of its keys and
+-- signatures: grouping each partition alone misses the pairs across
 -- partitions.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_check(source regclass, key_column name, sig_column name,
 								threshold double precision,
@@ -109,10 +294,10 @@ BEGIN
 END
 $function$;
 
--- near_dupe_query as in 1.0, pinned.  Its query compared keys with an
--- unqualified < and IS NOT DISTINCT FROM, which under the pinned path would
--- miss a key type's own operators (citext's, in the caller's schema) and
--- compare as text: it now names the key type's btree operators.
+-- near_dupe_query, pinned.  Its query compares keys with the key type's
+-- btree operators, named by schema: an unqualified < or IS NOT DISTINCT
+-- FROM would, under the pinned path, miss a key type's own operators
+-- (citext's, in the caller's schema) and compare as text.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_query(source regclass, key_column name, sig_column name,
 								threshold double precision DEFAULT NULL, groups boolean DEFAULT false)
 	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -288,66 +473,7 @@ SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_
 END
 $function$;
 
--------------------------------------------------------------------------------
--- Estimation and signatures of mixed parameters
--------------------------------------------------------------------------------
-
--- The C functions behind %, %> and resemblance_interval changed in the
--- library only (same SQL signatures): % and %> (so resembles() and the
--- flagging trigger) are false for a signature built with other parameters
--- instead of raising, so scans, index rechecks and matchingsel's estimate
--- over a column of mixed signatures never fail; resemblance_interval follows
--- the set-returning protocol.  The comments say so.
-
-COMMENT ON FUNCTION minhash_similar(minhash, minhash) IS 'true when the estimated resemblance is at least minhash.threshold; false for signatures built with other parameters';
-COMMENT ON OPERATOR %(minhash, minhash) IS 'is a near-duplicate: estimated resemblance at least minhash.threshold (false for signatures built with other parameters)';
-COMMENT ON FUNCTION minhash_query_match(minhash, minhash_query) IS 'true when the estimated resemblance is at least the query''s threshold; false for signatures built with other parameters';
-COMMENT ON OPERATOR %>(minhash, minhash_query) IS 'is a near-duplicate at the query''s own threshold (false for signatures built with other parameters)';
-COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query; false for signatures built with other parameters';
-COMMENT ON FUNCTION minhash_lt(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than';
-COMMENT ON FUNCTION minhash_le(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than or equal';
-COMMENT ON FUNCTION minhash_gt(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
-COMMENT ON FUNCTION minhash_ge(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than or equal';
-COMMENT ON FUNCTION minhash_cmp(minhash, minhash) IS 'btree support: order of signatures, their bytes as a little-endian machine stores them';
-COMMENT ON OPERATOR <(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than';
-COMMENT ON OPERATOR <=(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than or equal';
-COMMENT ON OPERATOR >(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
-COMMENT ON OPERATOR >=(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than or equal';
-
-
-
--------------------------------------------------------------------------------
--- Builders
--------------------------------------------------------------------------------
-
--- Character shingles with minhash()'s argument order (doc, num_perm,
--- shingle_size, seed).  minhash_chars(doc, q, num_perm, seed) stays as it
--- was: reordering it would silently change the meaning of every positional
--- call (minhash_chars(doc, 3) means q = 3), and views, generated columns and
--- indexes may depend on it.
-CREATE FUNCTION minhash_char_shingles(doc text, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
-	RETURNS minhash
-	AS 'MODULE_PATHNAME', 'minhash_char_shingles' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION minhash_char_shingles(text, integer, integer, integer) IS 'MinHash signature of a document''s character shingles (shingle_size consecutive characters of its words, one space between words); the arguments in minhash()''s order';
-COMMENT ON FUNCTION minhash_chars(text, integer, integer, integer) IS 'MinHash signature of a document''s character shingles (q consecutive characters of its words, one space between words); kept for compatibility: minhash_char_shingles takes the arguments in minhash()''s order';
-
-
-
--------------------------------------------------------------------------------
--- The index layout
--------------------------------------------------------------------------------
-
--- gin_minhash_ops records its key layout in the option `layout` (absent:
--- layout 1, minhash 1.0's keys), and its other defaults come from that
--- layout, not from the running library (src/minhash_gin.c).  The options
--- procedure is C; only its description changes here.
-COMMENT ON FUNCTION minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits and layout options';
-
-
--------------------------------------------------------------------------------
--- Grouping
--------------------------------------------------------------------------------
+COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off): the paths for a table beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';
 
 -- One grouping: near_dupe_groups runs the greedy walk in memory, up to
 -- minhash.group_memory; a table beyond it is refused, and the path for it is
@@ -355,70 +481,67 @@ COMMENT ON FUNCTION minhash_gin_options(internal) IS 'GIN support: the bands, ro
 -- true), walked by near_dupe_group_walk), which sql/group.sql checks gives
 -- the same rows exactly where near_dupe_groups refuses.
 COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => true))';
-COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the query near_dupe_pairs runs (groups false), or the grouping of near_dupe_groups as one SQL statement, the path for a table beyond minhash.group_memory (groups true; run it with enable_hashagg and enable_mergejoin off); checks the arguments and reads the signatures'' parameters';
-
-
--------------------------------------------------------------------------------
--- The trigger
--------------------------------------------------------------------------------
-
-
-
--------------------------------------------------------------------------------
--- Explain and report functions
--------------------------------------------------------------------------------
-
-
--------------------------------------------------------------------------------
--- Everyday use: reports and typed keys
--------------------------------------------------------------------------------
 
 -- Keys in their own type, joinable to the source without a cast: the
 -- json_populate_record convention, a typed argument (NULL::bigint) whose
 -- type the key columns of the result take; it must be the key column's own
 -- type.  The signatures with text keys stay as they were.
+--
+-- recall => asks for the approximate layout (mh_recall_layout in the
+-- engine): bands and rows whose S-curve reaches recall a little above the
+-- threshold, a pair being a candidate when it shares one band key; fewer,
+-- longer bands than the exact layout, so fewer candidates and less memory.
+-- Verification is unchanged (resemblance >= threshold).  NULL is exact.
+--
+-- near_dupe_groups with text keys keeps its four arguments: a fifth
+-- double precision argument would take every positional call with a numeric
+-- key_type (near_dupe_groups(..., 0.5, NULL::bigint)) away from the typed
+-- overload (float8 is the preferred numeric type).  For text keys with a
+-- recall, pass NULL::text as key_type: a text key_type now returns key::text
+-- for a key column of any type.
 CREATE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, sig_column name,
-								 threshold double precision, key_type anyelement)
+								 threshold double precision, key_type anyelement,
+								 recall double precision DEFAULT NULL)
 	RETURNS TABLE(group_id bigint, key anyelement, pivot anyelement, resemblance double precision)
 	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint), so that the result joins the source without a cast';
+COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) takes candidates from the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few groupings and needs less memory; NULL is exact';
 
--- The text keys of near_dupe_query's pairs, read back in the key column's
--- type (text output reads back exactly), after its checks.
+-- near_dupe_pairs runs in memory (src/minhash_near_dupe_pairs.c, the
+-- engine's mh_near_pairs) instead of as near_dupe_query's statement, up to
+-- minhash.group_memory: the same pairs, resemblances and order as that
+-- statement (key_a before key_b in the key's order, ordered by key_a,
+-- key_b).  The typed overload takes a recall: NULL (the default) for the
+-- exact pairs, those of the self-join with % (or resemblance >= threshold);
+-- 0 < recall < 1 for the pairs sharing a band of mh_recall_layout, each
+-- verified.  The text version keeps its four arguments: a fifth double
+-- precision argument would take every positional call with a numeric
+-- key_type (near_dupe_pairs(..., 0.5, NULL::bigint)) away from the typed
+-- overload, float8 being the preferred numeric type; for text keys with a
+-- recall, pass NULL::text as key_type, which returns key::text for a key
+-- column of any type (as near_dupe_groups does).  near_dupe_query(...,
+-- groups => false) stays: the exact pairs as one SQL statement within
+-- work_mem, the path for a table beyond minhash.group_memory.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT NULL)
+	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
+
 CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
-								threshold double precision, key_type anyelement)
+								threshold double precision, key_type anyelement,
+								recall double precision DEFAULT NULL)
 	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
-	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-	SET enable_hashagg = off
-	SET search_path = pg_catalog, pg_temp
-	AS $function$
-DECLARE
-	pairs_query text;
-	column_type oid;
-	column_base oid;
-BEGIN
-	pairs_query := @extschema@.near_dupe_query(source, key_column, sig_column, threshold, false);
-	SELECT a.atttypid INTO column_type FROM pg_catalog.pg_attribute a
-	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
-	-- For a key column of a domain, the domain's base type serves too.
-	column_base := column_type;
-	WHILE (SELECT t.typtype = 'd' FROM pg_catalog.pg_type t WHERE t.oid = column_base) LOOP
-		SELECT t.typbasetype INTO column_base FROM pg_catalog.pg_type t WHERE t.oid = column_base;
-	END LOOP;
-	IF pg_catalog.pg_typeof(key_type) NOT IN (column_type, column_base) THEN
-		RAISE EXCEPTION 'key_type % does not match column "%" of relation "%", of type %',
-			pg_catalog.pg_typeof(key_type), key_column,
-			(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = source), column_type::regtype
-			USING ERRCODE = 'datatype_mismatch',
-				  HINT = format('Pass NULL::%s as key_type: the key columns of the result take its type.', column_type::regtype);
-	END IF;
-	RETURN QUERY EXECUTE format('SELECT CAST(p.key_a AS %1$s), CAST(p.key_b AS %1$s), p.resemblance FROM (%2$s) p',
-								pg_catalog.format_type(pg_catalog.pg_typeof(key_type), NULL), pairs_query);
-END
-$function$;
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint), so that the result joins the source without a cast';
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) finds the pairs through the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few and runs faster; NULL is exact';
+
+-------------------------------------------------------------------------------
+-- Reports on stored groups
+-------------------------------------------------------------------------------
 
 -- What a report needs of its group table (a stored result of
 -- near_dupe_groups): group_id of an integer type and, for the reports that
@@ -485,11 +608,12 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_group_table_problem(regclass, boolean) IS 'what the report functions need of a group table (group_id; with members, key, pivot and resemblance): the SQLSTATE and message of the first thing missing, or nulls';
 
--- The summary without its repeated columns (review_without_grouping was
--- documents, review_with_grouping was groups): the reviews saved instead.
-DROP FUNCTION @extschema@.near_dupe_summary(regclass);
-
-CREATE FUNCTION @extschema@.near_dupe_summary(group_table regclass)
+-- The totals of a group table: near_dupe_summary without its repeated
+-- columns (review_without_grouping is documents, review_with_grouping is
+-- groups), with the reviews saved instead, so that it fits a terminal of
+-- 120 columns.  A new name: near_dupe_summary keeps its columns, which a
+-- user's view over it depends on.
+CREATE FUNCTION @extschema@.near_dupe_totals(group_table regclass)
 	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
 				  reviews_saved bigint, review_saved_pct numeric)
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
@@ -514,7 +638,21 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_summary(regclass) IS 'documents, groups, singletons, documents in groups of two or more, and the reviews saved by reading one document per group instead of every one (count and percentage)';
+COMMENT ON FUNCTION @extschema@.near_dupe_totals(regclass) IS 'documents, groups, singletons, documents in groups of two or more, and the reviews saved by reading one document per group instead of every one (count and percentage)';
+
+-- near_dupe_summary with its columns, from near_dupe_totals (its checks of
+-- the group table included).
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_summary(group_table regclass)
+	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
+				  review_without_grouping bigint, review_with_grouping bigint, review_saved_pct numeric)
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+SELECT t.documents, t.groups, t.singletons, t.documents_in_groups, t.documents, t.groups, t.review_saved_pct
+  FROM @extschema@.near_dupe_totals(group_table) t
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_summary(regclass) IS 'near_dupe_totals with the documents to review without grouping (all) and with it (one per group) in place of the reviews saved';
 
 -- Bars on a log scale, so that a size with a few groups still draws a bar
 -- of its own beside thousands of singletons (one and two groups differ up to
@@ -572,110 +710,17 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot, size, and the average and minimum resemblance of its members to the pivot (3 decimals)';
 
-
--------------------------------------------------------------------------------
--- Everyday use: input, settings, helpful errors
--------------------------------------------------------------------------------
-
--- minhash(x) of a varchar or char(n) column.  A one-argument call named like
--- a type with no exact match is read by PostgreSQL as a cast (before any
--- implicit cast of the argument is tried), so minhash(body) of a varchar
--- went through minhash_in and failed.  These exact overloads stop that.  They
--- are the C function of minhash(text): varchar is text in memory, and a
--- char(n)'s padding is spaces at the end, which the word tokenizer skips as
--- it skips them in text (sql/input.sql checks the signatures are equal).
--- An untyped literal still prefers text (string category, preferred type),
--- so minhash('...', 64), minhash(doc => '...') and untyped parameters resolve
--- as before; minhash('...') alone is still a cast, whose error now says how
--- to spell it (src/minhash_io.c).  minhash_chars() is no type name: it took
--- varchar and char(n) through their casts to text already.
-CREATE FUNCTION @extschema@.minhash(doc character varying, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
-	RETURNS @extschema@.minhash
-	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.minhash(character varying, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words); the same as minhash(doc::text, ...)';
-
-CREATE FUNCTION @extschema@.minhash(doc character, num_perm integer DEFAULT 128, shingle_size integer DEFAULT 5, seed integer DEFAULT 0)
-	RETURNS @extschema@.minhash
-	AS 'MODULE_PATHNAME', 'minhash_words' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.minhash(character, integer, integer, integer) IS 'MinHash signature of a document''s word shingles (shingle_size consecutive words); the same as minhash(doc::text, ...)';
-
--- Signatures of sets under a name of their own.  minhash(text[]) stays for
--- compatibility, but an untyped argument prefers minhash(text): a driver
--- that sends an array as an untyped parameter ('{a,b,c}') gets the word
--- signature of that text.  minhash_set() has no text form to fall into: an
--- untyped argument is read as text[], a text is refused (42883).
-CREATE FUNCTION @extschema@.minhash_set(elements text[], num_perm integer DEFAULT 128, seed integer DEFAULT 0)
-	RETURNS @extschema@.minhash
-	AS 'MODULE_PATHNAME', 'minhash_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.minhash_set(text[], integer, integer) IS 'MinHash signature of a set of strings, each taken as it is (the same as minhash(text[]), which an untyped argument cannot reach)';
-
--- resemblance(sig, body) with a text body: an error that says to build the
--- body's signature.  The text may be a minhash literal: an untyped literal or
--- parameter in resemblance(sig, '...') now resolves to this function (text
--- is the preferred string type), which reads it as minhash_in did, once per
--- call site.  There is no resemblance(text, minhash): with both,
--- resemblance('...', '...') of two untyped literals would be ambiguous.
-CREATE FUNCTION @extschema@.resemblance(a @extschema@.minhash, b text) RETURNS double precision
-	AS 'MODULE_PATHNAME', 'minhash_resemblance_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.resemblance(@extschema@.minhash, text) IS 'resemblance(a, b::minhash) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
-
--- pgvector's distance operators, <-> and <=>, on signatures: an error naming
--- minhash's own operators, not a bare "operator does not exist".  Not
--- aliases of <%>: pgvector's users expect them to order an index scan, and
--- no minhash index orders; % and %> are the indexable form.
-CREATE FUNCTION @extschema@.minhash_vector_l2_operator(@extschema@.minhash, @extschema@.minhash) RETURNS double precision
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.minhash_vector_l2_operator(@extschema@.minhash, @extschema@.minhash) IS 'behind <->: raises an error naming the operators to use instead';
-
-CREATE FUNCTION @extschema@.minhash_vector_cosine_operator(@extschema@.minhash, @extschema@.minhash) RETURNS double precision
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.minhash_vector_cosine_operator(@extschema@.minhash, @extschema@.minhash) IS 'behind <=>: raises an error naming the operators to use instead';
-
-CREATE OPERATOR @extschema@.<-> (
-	LEFTARG = @extschema@.minhash,
-	RIGHTARG = @extschema@.minhash,
-	FUNCTION = @extschema@.minhash_vector_l2_operator,
-	COMMUTATOR = OPERATOR(@extschema@.<->)
-);
-
-COMMENT ON OPERATOR @extschema@.<->(@extschema@.minhash, @extschema@.minhash) IS 'not supported (pgvector''s L2 distance): an error naming <%>, % and %>';
-
-CREATE OPERATOR @extschema@.<=> (
-	LEFTARG = @extschema@.minhash,
-	RIGHTARG = @extschema@.minhash,
-	FUNCTION = @extschema@.minhash_vector_cosine_operator,
-	COMMUTATOR = OPERATOR(@extschema@.<=>)
-);
-
-COMMENT ON OPERATOR @extschema@.<=>(@extschema@.minhash, @extschema@.minhash) IS 'not supported (pgvector''s cosine distance): an error naming <%>, % and %>';
-
-
-
-
--------------------------------------------------------------------------------
--- Everyday use: the review page
--------------------------------------------------------------------------------
-
--- near_dupe_group_detail, one definition for 1.1: it checks its group table
--- like the other reports (reports), a key missing from source is an error
--- (input), it rounds resemblance and s_l to 3 decimals, and (here) it marks
--- both sides.  It marked the shared chunks in the member only, so the
--- text a member lacks (a dropped footer, replaced words) did not show.  It
--- gains pivot_marked: the pivot's text with the chunks it shares with that
--- member, numbered as in marked (highlight() marks both sides alike).  The
--- columns of 1.0 stay as they were, in their order; a new column of the
--- result type needs DROP and CREATE (nothing in the extension depends on
--- it; a view of the user's over it must be dropped before the update).
-DROP FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text);
-
-CREATE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
-									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+-- One group for review, both sides marked: each member's text with the
+-- chunks it shares with the pivot marked (marked), and the pivot's text
+-- with the same chunks marked alike (pivot_marked; highlight() numbers them
+-- the same on both sides), so that what a member lacks (a dropped footer,
+-- replaced words) shows as well as what it adds.  Resemblance and s_l are
+-- rounded to 3 decimals for reading; the group table is checked as the
+-- other reports check it, and a key missing from source is an error.  A
+-- new name: near_dupe_group_detail keeps its columns, which a user's view
+-- over it depends on.
+CREATE FUNCTION @extschema@.near_dupe_review(group_table regclass, source regclass, key_column name, text_column name,
+								 group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
 	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
 				  s_l double precision, marked text, pivot_marked text)
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
@@ -761,7 +806,22 @@ BEGIN
 	END LOOP;
 END $$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, its text with those chunks marked, and the pivot''s text with the same chunks marked alike (null on the pivot''s row)';
+COMMENT ON FUNCTION @extschema@.near_dupe_review(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, its text with those chunks marked, and the pivot''s text with the same chunks marked alike (null on the pivot''s row)';
+
+-- near_dupe_group_detail with its columns, from near_dupe_review: the same
+-- rows without pivot_marked.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regclass, source regclass, key_column name, text_column name,
+									   group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
+				  s_l double precision, marked text)
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+SELECT r.key, r.role, r.resemblance, r.common_words, r.s_l, r.marked
+  FROM @extschema@.near_dupe_review(group_table, source, key_column, text_column, group_id, min_words, format) r
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_detail(regclass, regclass, name, name, bigint, integer, text) IS 'near_dupe_review without pivot_marked: the pivot''s text, then each member with its resemblance, the words it shares with the pivot in chunks, and its text with those chunks marked';
 
 -- One group as a complete HTML page, for a reviewer to open in a browser:
 -- a summary, then each member beside its pivot, shared chunks in the same
@@ -794,7 +854,7 @@ BEGIN
 		SELECT d.role, d.resemblance::double precision AS resemblance, d.common_words, d.s_l::double precision AS s_l,
 			   d.marked, d.pivot_marked,
 			   (SELECT h.a_marked FROM @extschema@.highlight(d.key::text, '', 1, 'html') h) AS key_html
-		  FROM @extschema@.near_dupe_group_detail(group_table, source, key_column, text_column, group_id, min_words, 'html') d
+		  FROM @extschema@.near_dupe_review(group_table, source, key_column, text_column, group_id, min_words, 'html') d
 	LOOP
 		IF item.role = 'pivot' THEN
 			pivot_key := item.key_html;
@@ -816,7 +876,7 @@ $member$,
 			coalesce(round(item.s_l::numeric, 3)::text, '&ndash;'), pivot_key, item.pivot_marked, item.marked);
 	END LOOP;
 	IF pivot_key IS NULL THEN
-		RETURN NULL;			-- cannot happen: near_dupe_group_detail raises first
+		RETURN NULL;			-- cannot happen: near_dupe_review raises first
 	END IF;
 
 	IF member_count = 0 THEN
@@ -891,121 +951,3 @@ $page$,
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer) IS 'one group as a self-contained HTML page for review: a summary, then each member beside its pivot with the chunks they share marked in the same colour on both sides and what differs plain; every input escaped; save it with psql''s \o in unaligned, tuples-only mode';
-
--------------------------------------------------------------------------------
--- Everyday use: planning prepared statements
--------------------------------------------------------------------------------
-
--- A generic plan of resembles(sig, $1, $2) cannot see the threshold, and
--- below what the index's layout guarantees a gin_minhash_ops scan reads
--- every posting list: matchingsel let such plans take the index at any
--- threshold.  %> gets an estimator that says so (src/minhash_selectivity.c):
--- selectivity 1 when the operand is not a constant and the index may read
--- everything, matchingsel otherwise.
-CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS double precision
-	AS 'MODULE_PATHNAME', 'minhash_query_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
-
-ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
-
--------------------------------------------------------------------------------
--- approximate mode (issue 17)
--------------------------------------------------------------------------------
-
--- recall => asks for the approximate layout (mh_recall_layout in the
--- engine): bands and rows whose S-curve reaches recall a little above the
--- threshold, a pair being a candidate when it shares one band key; fewer,
--- longer bands than the exact layout, so fewer candidates and less memory.
--- Verification is unchanged (resemblance >= threshold).  NULL is exact.
---
--- near_dupe_groups with text keys keeps its four arguments: a fifth
--- double precision argument would take every positional call with a numeric
--- key_type (near_dupe_groups(..., 0.5, NULL::bigint)) away from the typed
--- overload (float8 is the preferred numeric type).  For text keys with a
--- recall, pass NULL::text as key_type: a text key_type now returns key::text
--- for a key column of any type.
-DROP FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement);
-CREATE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, sig_column name,
-								 threshold double precision, key_type anyelement,
-								 recall double precision DEFAULT NULL)
-	RETURNS TABLE(group_id bigint, key anyelement, pivot anyelement, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
-
-COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) takes candidates from the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few groupings and needs less memory; NULL is exact';
-
--- The layout of the index's recall option and of recall =>: min_bands 1.
--- No longer strict (a null recall is the exact layout); a null threshold or
--- num_perm still gives null.
-DROP FUNCTION @extschema@.lsh_index_layout(double precision, integer);
-CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_perm integer DEFAULT 128,
-								 recall double precision DEFAULT NULL,
-								 OUT bands integer, OUT rows integer, OUT min_bands integer)
-	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares; with a recall, the approximate layout of the recall option and of near_dupe_groups(..., recall), where a candidate shares one band (min_bands 1, no guarantee)';
-
--- gin_minhash_ops(threshold = t, recall = r): the approximate layout for t,
--- a row a candidate when it shares one key (or the b - D every passing row
--- shares, when more); part of layout 1, which no index had with this option
--- before.  Such an index may return fewer rows than a sequential scan.
-COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits, layout and recall options';
-COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';
-
--------------------------------------------------------------------------------
--- Bulk loads: what building a signature costs the planner (issue 17)
--------------------------------------------------------------------------------
-
--- Building a signature hashes every word and shingle of its document: about
--- twice md5() on the same bytes with words, several times more with
--- character shingles (test/bench/README.md).  At the default COST 1 the
--- planner takes it for free, so CREATE TABLE ... AS SELECT minhash(body)
--- never ran in parallel (a parallel plan saves only CPU, and it saw none).
--- 100 (in units of cpu_operator_cost) is what a signature of a few hundred
--- bytes of text costs measured against a sequential scan's per-row cost;
--- with it such statements get parallel workers.  Nothing else changes: the
--- functions are as IMMUTABLE, STRICT and PARALLEL SAFE as before.
-ALTER FUNCTION @extschema@.minhash(text, integer, integer, integer) COST 100;
-ALTER FUNCTION @extschema@.minhash(character varying, integer, integer, integer) COST 100;
-ALTER FUNCTION @extschema@.minhash(character, integer, integer, integer) COST 100;
-ALTER FUNCTION @extschema@.shingle_hashes(text, integer, integer) COST 100;
-ALTER FUNCTION @extschema@.minhash_chars(text, integer, integer, integer) COST 500;
-ALTER FUNCTION @extschema@.minhash_char_shingles(text, integer, integer, integer) COST 500;
-
--------------------------------------------------------------------------------
--- near_dupe_pairs in the engine (issue 17)
--------------------------------------------------------------------------------
-
--- near_dupe_pairs runs in memory (src/minhash_near_dupe_pairs.c, the
--- engine's mh_near_pairs) instead of as near_dupe_query's statement, up to
--- minhash.group_memory: the same pairs, resemblances and order as 1.0 (key_a
--- before key_b in the key's order, ordered by key_a, key_b).  The typed
--- overload takes a recall: NULL (the default) for the exact pairs, those of
--- the self-join with % (or resemblance >= threshold); 0 < recall < 1 for the
--- pairs sharing a band of mh_recall_layout, each verified.  The text version
--- keeps its four arguments: a fifth double precision argument would take
--- every positional call with a numeric key_type (near_dupe_pairs(..., 0.5,
--- NULL::bigint)) away from the typed overload, float8 being the preferred
--- numeric type; for text keys with a recall, pass NULL::text as key_type,
--- which now returns key::text for a key column of any type (as
--- near_dupe_groups does).  near_dupe_query(..., groups => false) stays: the
--- exact pairs as one SQL statement within work_mem, the path for a table
--- beyond minhash.group_memory.
-CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
-								threshold double precision DEFAULT NULL)
-	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp;
-
-COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
-
-DROP FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement);
-CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
-								threshold double precision, key_type anyelement,
-								recall double precision DEFAULT NULL)
-	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp;
-
-COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) finds the pairs through the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few and runs faster; NULL is exact';
-COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off): the paths for a table beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';

@@ -12,31 +12,31 @@ INSERT INTO report_groups VALUES (1, '2', '2', 1), (1, '1', '2', 0.9), (1, '4', 
                                  (2, '3', '3', 1), (3, '5', '5', 1);
 
 -- Five documents, three groups: two reviews saved (40%).
-SELECT * FROM near_dupe_summary('report_groups');
+SELECT * FROM near_dupe_totals('report_groups');
 SELECT * FROM near_dupe_histogram('report_groups');
 -- The pivot's own resemblance (1) is not averaged in.
 SELECT * FROM near_dupe_group_stats('report_groups');
 
 -- One group side by side: shared chunks marked alike, differences unmarked.
-SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', 1);
-SELECT key, role, marked FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', 1, 5, 'html');
+SELECT * FROM near_dupe_review('report_groups', 'report_docs', 'id', 'body', 1);
+SELECT key, role, marked FROM near_dupe_review('report_groups', 'report_docs', 'id', 'body', 1, 5, 'html');
 -- A group of one: the pivot alone.
-SELECT key, role, marked FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', 3, 5, 'html');
+SELECT key, role, marked FROM near_dupe_review('report_groups', 'report_docs', 'id', 'body', 3, 5, 'html');
 
 -- An empty groups table.
 CREATE TABLE report_none (LIKE report_groups);
-SELECT * FROM near_dupe_summary('report_none');
+SELECT * FROM near_dupe_totals('report_none');
 SELECT count(*) FROM near_dupe_histogram('report_none');
 SELECT count(*) FROM near_dupe_group_stats('report_none');
 
 -- Bad arguments.
-SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', 7);
-SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'no_such_key', 'body', 1);
-SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'no "body"', 1);
-SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', 1, 0);
-SELECT * FROM near_dupe_summary('no_such_table');
-SELECT * FROM near_dupe_summary(NULL);
-SELECT * FROM near_dupe_group_detail('report_groups', 'report_docs', 'id', 'body', NULL);
+SELECT * FROM near_dupe_review('report_groups', 'report_docs', 'id', 'body', 7);
+SELECT * FROM near_dupe_review('report_groups', 'report_docs', 'no_such_key', 'body', 1);
+SELECT * FROM near_dupe_review('report_groups', 'report_docs', 'id', 'no "body"', 1);
+SELECT * FROM near_dupe_review('report_groups', 'report_docs', 'id', 'body', 1, 0);
+SELECT * FROM near_dupe_totals('no_such_table');
+SELECT * FROM near_dupe_totals(NULL);
+SELECT * FROM near_dupe_review('report_groups', 'report_docs', 'id', 'body', NULL);
 
 -- A hostile operator in a schema earlier on the path, matching the report's
 -- numeric * bigint better than the built-in numeric * numeric, is not used.
@@ -45,7 +45,7 @@ CREATE FUNCTION report_hostile.times(numeric, bigint) RETURNS numeric LANGUAGE s
 CREATE OPERATOR report_hostile.* (LEFTARG = numeric, RIGHTARG = bigint, FUNCTION = report_hostile.times);
 SET search_path = report_hostile, public;
 SELECT 100.0 * 5::bigint AS hostile_operator_in_effect;
-SELECT review_saved_pct FROM near_dupe_summary('report_groups');
+SELECT review_saved_pct FROM near_dupe_totals('report_groups');
 RESET search_path;
 DROP SCHEMA report_hostile CASCADE;
 

@@ -68,17 +68,17 @@ DROP DOMAIN reports_code;
 -- mode: each is written to a file and its longest line measured.
 CREATE TABLE reports_text_groups AS SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5);
 \o results/reports_width.txt
-SELECT * FROM near_dupe_summary('reports_text_groups');
+SELECT * FROM near_dupe_totals('reports_text_groups');
 SELECT * FROM near_dupe_histogram('reports_text_groups');
 SELECT * FROM near_dupe_group_stats('reports_text_groups');
-SELECT * FROM near_dupe_summary('reports_groups');
+SELECT * FROM near_dupe_totals('reports_groups');
 SELECT * FROM near_dupe_histogram('reports_groups');
 SELECT * FROM near_dupe_group_stats('reports_groups');
 \o
 \! awk '{ if (length($0) > widest) widest = length($0) } END { print (NR > 20 && widest <= 120) ? "summary, histogram and stats fit in 120 columns" : "too wide: " widest " columns" }' results/reports_width.txt
 
 -- The summary: no column repeats another.
-SELECT * FROM near_dupe_summary('reports_text_groups');
+SELECT * FROM near_dupe_totals('reports_text_groups');
 -- Bars on a log scale: sizes 5 (2 groups) and 7 (1 group) differ, and
 -- each differs from the singletons.
 SELECT * FROM near_dupe_histogram('reports_text_groups');
@@ -87,17 +87,39 @@ SELECT count(DISTINCT bar) = count(*) AS bars_differ FROM near_dupe_histogram('r
 SELECT * FROM near_dupe_group_stats('reports_text_groups');
 -- The reports read typed and text group tables alike.
 SELECT count(*) AS differing_summary FROM (
-	(SELECT * FROM near_dupe_summary('reports_groups')) EXCEPT ALL (SELECT * FROM near_dupe_summary('reports_text_groups'))) x;
+	(SELECT * FROM near_dupe_totals('reports_groups')) EXCEPT ALL (SELECT * FROM near_dupe_totals('reports_text_groups'))) x;
 SELECT count(*) AS differing_histogram FROM (
 	(SELECT * FROM near_dupe_histogram('reports_groups')) EXCEPT ALL (SELECT * FROM near_dupe_histogram('reports_text_groups'))) x;
 SELECT count(*) AS differing_stats FROM (
 	(SELECT * FROM near_dupe_group_stats('reports_groups')) EXCEPT ALL (SELECT * FROM near_dupe_group_stats('reports_text_groups'))) x;
-SELECT key, role, resemblance, common_words, s_l FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', 1);
+SELECT key, role, resemblance, common_words, s_l FROM near_dupe_review('reports_text_groups', 'reports_docs', 'id', 'body', 1);
 SELECT count(*) AS differing_detail FROM (
-	(SELECT * FROM near_dupe_group_detail('reports_groups', 'reports_docs', 'id', 'body', 1))
-	EXCEPT ALL (SELECT * FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', 1))) x;
+	(SELECT * FROM near_dupe_review('reports_groups', 'reports_docs', 'id', 'body', 1))
+	EXCEPT ALL (SELECT * FROM near_dupe_review('reports_text_groups', 'reports_docs', 'id', 'body', 1))) x;
 SELECT bool_and(resemblance = round(resemblance::numeric, 3) AND (s_l IS NULL OR s_l = round(s_l::numeric, 3))) AS rounded
-  FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', 3);
+  FROM near_dupe_review('reports_text_groups', 'reports_docs', 'id', 'body', 3);
+
+-- near_dupe_summary and near_dupe_group_detail keep their columns (a view
+-- of the user's depends on them), each value what near_dupe_totals and
+-- near_dupe_review return, the rows in the same order.
+SELECT * FROM near_dupe_summary('reports_text_groups');
+SELECT (SELECT ROW(t.documents, t.groups, t.singletons, t.documents_in_groups, t.documents, t.groups, t.review_saved_pct)::text
+		  FROM near_dupe_totals('reports_groups') t)
+	   = (SELECT s::text FROM near_dupe_summary('reports_groups') s) AS summary_is_totals;
+SELECT key, role, resemblance, common_words, s_l FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', 1);
+SELECT count(*) AS detail_rows,
+	   (SELECT array_agg(ROW(r.key, r.role, r.resemblance, r.common_words, r.s_l, r.marked)::text ORDER BY r.n)
+		  FROM near_dupe_review('reports_text_groups', 'reports_docs', 'id', 'body', 3, 3, 'html')
+			   WITH ORDINALITY r(key, role, resemblance, common_words, s_l, marked, pivot_marked, n))
+	   = array_agg(ROW(d.key, d.role, d.resemblance, d.common_words, d.s_l, d.marked)::text ORDER BY d.n) AS detail_is_review
+  FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', 3, 3, 'html')
+	   WITH ORDINALITY d(key, role, resemblance, common_words, s_l, marked, n);
+SELECT count(*) AS summary_of_null FROM near_dupe_summary(NULL);
+SELECT count(*) AS detail_of_null FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', NULL);
+\set VERBOSITY terse
+SELECT * FROM near_dupe_summary('reports_docs');
+SELECT * FROM near_dupe_group_detail('reports_text_groups', 'reports_docs', 'id', 'body', 999);
+\set VERBOSITY default
 
 -- Group tables the reports cannot read: a clear error each, with a hint.
 CREATE TABLE reports_no_group_id (id int, x int);
@@ -106,15 +128,15 @@ CREATE TABLE reports_no_pivot (group_id bigint, key text, resemblance float8);
 CREATE TABLE reports_mixed_keys (group_id int, key bigint, pivot text, resemblance float8);
 CREATE TABLE reports_text_resemblance (group_id bigint, key text, pivot text, resemblance text);
 CREATE SEQUENCE reports_sequence;
-SELECT * FROM near_dupe_summary('reports_no_group_id');
+SELECT * FROM near_dupe_totals('reports_no_group_id');
 SELECT * FROM near_dupe_histogram('reports_text_group_id');
 SELECT * FROM near_dupe_group_stats('reports_no_pivot');
 SELECT * FROM near_dupe_group_stats('reports_mixed_keys');
-SELECT * FROM near_dupe_group_detail('reports_text_resemblance', 'reports_docs', 'id', 'body', 1);
-SELECT * FROM near_dupe_summary('reports_sequence');
+SELECT * FROM near_dupe_review('reports_text_resemblance', 'reports_docs', 'id', 'body', 1);
+SELECT * FROM near_dupe_totals('reports_sequence');
 -- The summary and histogram need group_id only; a view serves.
 CREATE VIEW reports_view AS SELECT group_id::integer AS group_id FROM reports_groups;
-SELECT documents, groups FROM near_dupe_summary('reports_view');
+SELECT documents, groups FROM near_dupe_totals('reports_view');
 SELECT group_size, groups FROM near_dupe_histogram('reports_view');
 DROP VIEW reports_view;
 DROP SEQUENCE reports_sequence;

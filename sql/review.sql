@@ -1,4 +1,4 @@
--- The review page: near_dupe_group_detail marks both sides of each
+-- The review page: near_dupe_review marks both sides of each
 -- comparison, and near_dupe_review_html makes one group a complete HTML page.
 -- (test/review/review_page.sh renders the page in Chromium and checks the DOM.)
 CREATE TABLE review_docs (id text PRIMARY KEY, body text);
@@ -30,12 +30,12 @@ INSERT INTO review_groups VALUES
 -- pivot_marked (the pivot), so what either side lacks is what is unmarked.
 -- The pivot's own row has no comparison: pivot_marked is null.
 SELECT key, role, marked, pivot_marked
-  FROM near_dupe_group_detail('review_groups', 'review_docs', 'id', 'body', 1, 3);
+  FROM near_dupe_review('review_groups', 'review_docs', 'id', 'body', 1, 3);
 SELECT key, role, marked, pivot_marked
-  FROM near_dupe_group_detail('review_groups', 'review_docs', 'id', 'body', 1, 3, 'html');
+  FROM near_dupe_review('review_groups', 'review_docs', 'id', 'body', 1, 3, 'html');
 -- The columns of 1.0 are where they were.
 SELECT key, role, resemblance, common_words, round(s_l::numeric, 3) AS s_l
-  FROM near_dupe_group_detail('review_groups', 'review_docs', 'id', 'body', 1, 3);
+  FROM near_dupe_review('review_groups', 'review_docs', 'id', 'body', 1, 3);
 
 -- The page: one complete document, the same from a fresh call.
 SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 3) AS page \gset
@@ -72,7 +72,7 @@ SELECT substring(near_dupe_review_html('review_typed_groups', 'review_typed', 'n
 \pset format aligned
 \pset tuples_only off
 
--- Bad arguments: near_dupe_group_detail's errors; null gives null.
+-- Bad arguments: near_dupe_review's errors; null gives null.
 \set VERBOSITY terse
 SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 3);
 SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 0);

@@ -29,8 +29,8 @@ SELECT i, b, minhash(b)
 SELECT id, duplicate_of FROM memos ORDER BY id;
 SELECT count(*) AS near_pairs FROM near_dupe_pairs('memos', 'id', 'sig');
 CREATE TEMP TABLE memo_groups AS SELECT * FROM near_dupe_groups('memos', 'id', 'sig');
-SELECT documents, groups FROM near_dupe_summary('memo_groups');
-SELECT count(*) AS detail_rows FROM near_dupe_group_detail('memo_groups', 'memos', 'id', 'body', 1);
+SELECT documents, groups FROM near_dupe_totals('memo_groups');
+SELECT count(*) AS detail_rows FROM near_dupe_review('memo_groups', 'memos', 'id', 'body', 1);
 SELECT resemblance(minhash_union(sig), minhash('quarterly memo number 1 about the budget review and the travel policy for all staff'::text)) > 0 AS union_works FROM memos;
 SELECT s_j FROM chunk_similarity('a b c d e f g', 'a b c d e f h');
 SELECT lower < upper AS interval_works FROM resemblance_interval(minhash('a b c d e f g'::text), minhash('a b c d e f h'::text));
@@ -291,13 +291,16 @@ BEGIN
 	END LOOP;
 END $$;
 CREATE TEMP TABLE hijack_groups AS SELECT * FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8);
-SELECT * FROM public.near_dupe_summary('hijack_groups');
+SELECT * FROM public.near_dupe_totals('hijack_groups');
 SELECT group_size, groups, documents FROM public.near_dupe_histogram('hijack_groups');
 SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_groups');
-SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1);
+SELECT key, role FROM public.near_dupe_review('hijack_groups', 'hijack_docs', 'id', 'body', 1);
+SELECT key, role FROM public.near_dupe_review('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
+SELECT key, role FROM public.near_dupe_review('hijack_groups', 'hijack_docs', 'id', 'body', 99);
+SELECT key, role FROM public.near_dupe_review('hijack_groups', 'hijack_docs', 'id', 'no_such_column', 1);
+-- The forms with 1.0's columns, on this path too.
+SELECT * FROM public.near_dupe_summary('hijack_groups');
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
-SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 99);
-SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'no_such_column', 1);
 -- Typed keys, and group tables the reports cannot read, on this path too.
 SELECT count(*) AS typed_group_rows FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::integer);
 SELECT count(*) AS typed_pairs FROM public.near_dupe_pairs('hijack_docs', 'id', 'sig', 0.8, NULL::integer);
@@ -305,9 +308,9 @@ SELECT * FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::big
 SELECT * FROM public.near_dupe_pairs('hijack_docs', 'id', 'sig', 0.8, NULL::bigint);
 CREATE TEMP TABLE hijack_typed_groups AS SELECT * FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::integer);
 SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_typed_groups');
-SELECT key, role FROM public.near_dupe_group_detail('hijack_typed_groups', 'hijack_docs', 'id', 'body', 1);
+SELECT key, role FROM public.near_dupe_review('hijack_typed_groups', 'hijack_docs', 'id', 'body', 1);
 CREATE TEMP TABLE hijack_bad_groups (group_id text, key integer, pivot text, resemblance text);
-SELECT * FROM public.near_dupe_summary('hijack_docs');
+SELECT * FROM public.near_dupe_totals('hijack_docs');
 SELECT * FROM public.near_dupe_group_table_problem('hijack_docs_pkey', false);
 SELECT * FROM public.near_dupe_group_table_problem('hijack_bad_groups', false);
 ALTER TABLE hijack_bad_groups ALTER group_id TYPE smallint USING NULL;

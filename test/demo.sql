@@ -37,7 +37,7 @@ CREATE TEMP TABLE spam_groups AS SELECT * FROM near_dupe_groups('spam_messages',
 SELECT pg_temp.since(:'t0') AS took, count(DISTINCT group_id) AS groups, count(*) AS messages FROM spam_groups;
 
 \echo '[4/6] the reviewer''s report'
-SELECT * FROM near_dupe_summary('spam_groups');
+SELECT * FROM near_dupe_totals('spam_groups');
 \echo 'Group sizes:'
 SELECT * FROM near_dupe_histogram('spam_groups');
 \echo 'The ten largest groups (resemblance of the members to their pivot):'
@@ -72,7 +72,7 @@ SELECT group_id AS shown_group FROM (
 \x on
 SELECT d.key AS message, m.file, d.role, round(d.resemblance::numeric, 3) AS resemblance,
        d.common_words, round(d.s_l::numeric, 3) AS s_l, d.marked, d.pivot_marked
-  FROM near_dupe_group_detail('spam_groups', 'spam_messages', 'id', 'body', :shown_group) d
+  FROM near_dupe_review('spam_groups', 'spam_messages', 'id', 'body', :shown_group) d
   JOIN spam_messages m ON m.id = d.key::int;
 \x off
 

@@ -20,6 +20,7 @@ set -euo pipefail
 # must not start, stop or trap the cluster.
 EXTRA_SUITES=(
     test/doc/readme_test.sh
+    test/doc/meta_test.sh
     test/accuracy/accuracy.sh
     test/accuracy/recall.sh
     test/accuracy/approx_recall.sh

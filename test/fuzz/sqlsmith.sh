@@ -127,7 +127,7 @@ ext_columns=$(psql_run -d "$DB" -At -c "SELECT string_agg(DISTINCT a.attname, '|
     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
    WHERE c.relnamespace = 'public'::regnamespace AND NOT a.attisdropped
      AND a.atttypid IN ('minhash'::regtype, 'minhash_query'::regtype)")
-ext_views="doc_pairs|group_summary|group_histogram|group_stats|group_detail|doc_chunks|doc_highlights|doc_intervals|doc_similar"
+ext_views="doc_pairs|group_summary|group_totals|group_histogram|group_stats|group_detail|group_review|doc_chunks|doc_highlights|doc_intervals|doc_similar"
 
 start_time() { psql -X -At -d "$DB" -c 'SELECT pg_postmaster_start_time()'; }
 START_BEFORE=$(start_time)

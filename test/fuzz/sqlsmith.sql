@@ -128,9 +128,11 @@ INSERT INTO group_sources VALUES
 CREATE TABLE sample_docs AS SELECT id, body, sig FROM corpus_docs WHERE id < 100;
 CREATE VIEW doc_pairs AS SELECT * FROM near_dupe_pairs('sample_docs', 'id', 'sig', 0.5);
 CREATE VIEW group_summary AS SELECT * FROM near_dupe_summary('doc_groups');
+CREATE VIEW group_totals AS SELECT * FROM near_dupe_totals('doc_groups');
 CREATE VIEW group_histogram AS SELECT * FROM near_dupe_histogram('doc_groups');
 CREATE VIEW group_stats AS SELECT * FROM near_dupe_group_stats('doc_groups');
 CREATE VIEW group_detail AS SELECT * FROM near_dupe_group_detail('doc_groups', 'corpus_docs', 'id', 'body', 1);
+CREATE VIEW group_review AS SELECT * FROM near_dupe_review('doc_groups', 'corpus_docs', 'id', 'body', 1);
 CREATE VIEW doc_chunks AS
 SELECT a.id AS a_id, b.id AS b_id, c.*
   FROM sample_docs a JOIN sample_docs b ON b.id = a.id + 1, LATERAL common_chunks(a.body, b.body, 3) c;

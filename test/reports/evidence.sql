@@ -15,13 +15,13 @@ UPDATE ev_docs SET sig = minhash(body);
 CREATE TABLE ev_groups AS SELECT * FROM near_dupe_groups('ev_docs', 'id', 'sig', 0.5);
 \d ev_groups
 \o /tmp/ev_summary.txt
-SELECT * FROM near_dupe_summary('ev_groups');
+SELECT * FROM near_dupe_totals('ev_groups');
 \o /tmp/ev_histogram.txt
 SELECT * FROM near_dupe_histogram('ev_groups');
 \o /tmp/ev_stats.txt
 SELECT * FROM near_dupe_group_stats('ev_groups');
 \o /tmp/ev_detail.txt
-SELECT * FROM near_dupe_group_detail('ev_groups', 'ev_docs', 'id', 'body', 1);
+SELECT * FROM near_dupe_review('ev_groups', 'ev_docs', 'id', 'body', 1);
 \o
 \! for f in summary histogram stats detail; do printf '%-10s widest line %s\n' $f "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' /tmp/ev_$f.txt)"; done
 \! cat /tmp/ev_summary.txt /tmp/ev_histogram.txt /tmp/ev_stats.txt
@@ -32,6 +32,6 @@ SELECT d.id FROM ev_docs d JOIN near_dupe_pairs('ev_docs', 'id', 'sig', 0.5) p O
 SELECT count(*) AS joined FROM ev_docs d JOIN near_dupe_groups('ev_docs', 'id', 'sig', 0.5, NULL::bigint) g ON d.id = g.key;
 SELECT count(*) AS joined FROM ev_docs d JOIN near_dupe_pairs('ev_docs', 'id', 'sig', 0.5, NULL::bigint) p ON d.id = p.key_a;
 CREATE TABLE ev_bad (id int, x int);
-SELECT * FROM near_dupe_summary('ev_bad');
+SELECT * FROM near_dupe_totals('ev_bad');
 SELECT * FROM near_dupe_group_stats('ev_bad');
 DROP TABLE ev_bad;

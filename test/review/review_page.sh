@@ -89,7 +89,7 @@ SELECT near_dupe_review_html('spam_groups', 'messages', 'id', 'body', :script_gr
 \o
 -- Keys of the screenshot group's first member, for the checks below.
 \o :work/spam-screenshot.keys
-SELECT d.key FROM near_dupe_group_detail('spam_groups', 'messages', 'id', 'body', :screenshot_group) d
+SELECT d.key FROM near_dupe_review('spam_groups', 'messages', 'id', 'body', :screenshot_group) d
  WHERE d.role = 'member' LIMIT 1;
 \o
 SQL

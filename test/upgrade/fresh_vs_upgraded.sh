@@ -2,8 +2,15 @@
 # A fresh install and an upgraded one hold the same extension: CREATE
 # EXTENSION minhash in one database; in another, CREATE EXTENSION minhash
 # VERSION '1.0', a table with signatures, a GIN index, the flagging trigger
-# and a grouping, then ALTER EXTENSION minhash UPDATE (to the default
-# version).  test/upgrade/extension_fingerprint.sql describes every object
+# and a grouping, and a user's objects over the extension
+# (test/upgrade/user_objects.sql: a view over every function that returns a
+# set or a record, found in pg_proc, and SQL functions that call them), then
+# ALTER EXTENSION minhash UPDATE (to the default version).  The update must
+# succeed with those objects in place; afterwards they must return what they
+# returned before (test/upgrade/user_objects_check.sql: the values 1.1
+# changes on purpose compared as it says), every member of the 1.0
+# extension must still be one, with its functions' results unchanged, and
+# the upgraded database must still work on its data.  test/upgrade/extension_fingerprint.sql describes every object
 # of the extension in each (\dx+, every function's definition and
 # attributes, aggregates, operators with their estimators and commutators,
 # types, casts, operator classes and families with their members, comments,
@@ -38,7 +45,8 @@ psql_run -q -d "$ADMIN_DB" -c "SET client_min_messages = warning" -c "DROP DATAB
 echo "==> $FRESH: CREATE EXTENSION minhash ($default_version)"
 psql_run -q -d "$FRESH" -c "CREATE EXTENSION minhash"
 
-echo "==> $UPGRADED: version 1.0 in use, then ALTER EXTENSION minhash UPDATE"
+echo "==> $UPGRADED: version 1.0 in use, with a user's objects over it"
+# Every third memo has one word more: resemblances below 1 in the groups.
 psql_run -q -d "$UPGRADED" <<'SQL'
 CREATE EXTENSION minhash VERSION '1.0';
 CREATE TABLE docs (id int PRIMARY KEY, body text, sig minhash(128), duplicate_of int);
@@ -48,12 +56,22 @@ CREATE TRIGGER docs_flag BEFORE INSERT OR UPDATE ON docs
 INSERT INTO docs (id, body, sig)
 SELECT i, b, minhash(b)
   FROM generate_series(1, 200) i,
-       LATERAL (SELECT 'memo ' || (i % 40) || ' on the budget, the travel policy and the review of every office' AS b) x;
+       LATERAL (SELECT 'memo ' || (i % 40) || ' on the budget, the travel policy and the review of every office'
+                       || CASE WHEN i % 3 = 0 THEN ' today' ELSE '' END AS b) x;
 CREATE TABLE doc_groups AS SELECT * FROM near_dupe_groups('docs', 'id', 'sig', 0.8);
 SELECT count(*) FROM near_dupe_pairs('docs', 'id', 'sig', 0.8) \g /dev/null
 SELECT * FROM near_dupe_summary('doc_groups') \g /dev/null
-ALTER EXTENSION minhash UPDATE;
 SQL
+psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects.sql | sed 's/^/  /'
+
+echo "==> $UPGRADED: ALTER EXTENSION minhash UPDATE"
+if ! psql_run -q -d "$UPGRADED" -c "ALTER EXTENSION minhash UPDATE" 2>"$work/update_error"; then
+    sed 's/^/  /' "$work/update_error"
+    fail "ALTER EXTENSION minhash UPDATE failed with the user's objects in place"
+fi
+user_checks=$(psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects_check.sql)
+echo "$user_checks" | sed 's/^/  /'
+grep -q '^problem|' <<<"$user_checks" && fail "the user's objects or the 1.0 members did not survive the update as they were"
 [[ -n "${MINHASH_UPGRADE_TAMPER:-}" ]] && psql_run -q -d "$UPGRADED" -c "$MINHASH_UPGRADE_TAMPER"
 version=$(psql_run -At -d "$UPGRADED" -c "SELECT extversion FROM pg_extension WHERE extname = 'minhash'")
 [[ "$version" == "$default_version" ]] || fail "updated to $version, not $default_version"
