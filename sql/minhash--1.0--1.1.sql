@@ -292,18 +292,21 @@ $function$;
 -- Estimation and signatures of mixed parameters
 -------------------------------------------------------------------------------
 
--- The C functions behind %, %> and resemblance_interval changed in the
--- library only (same SQL signatures): % and %> (so resembles() and the
--- flagging trigger) are false for a signature built with other parameters
--- instead of raising, so scans, index rechecks and matchingsel's estimate
--- over a column of mixed signatures never fail; resemblance_interval follows
--- the set-returning protocol.  The comments say so.
+-- % and %> (so resembles(), the flagging trigger and an index's recheck)
+-- refuse signatures built with other parameters, as the measures do; the
+-- planner's estimate of both must not: matchingsel runs the operator on the
+-- column's statistics, so over a column of mixed signatures it would raise
+-- while planning.  Their estimators compute matchingsel's estimate with a
+-- test that counts a statistics value of other parameters as not matching
+-- (src/minhash_selectivity.c); %>'s is minhash_query_restrict, below.
+-- resemblance_interval follows the set-returning protocol (library only).
+CREATE FUNCTION minhash_similar_restrict(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_similar_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION minhash_similar(minhash, minhash) IS 'true when the estimated resemblance is at least minhash.threshold; false for signatures built with other parameters';
-COMMENT ON OPERATOR %(minhash, minhash) IS 'is a near-duplicate: estimated resemblance at least minhash.threshold (false for signatures built with other parameters)';
-COMMENT ON FUNCTION minhash_query_match(minhash, minhash_query) IS 'true when the estimated resemblance is at least the query''s threshold; false for signatures built with other parameters';
-COMMENT ON OPERATOR %>(minhash, minhash_query) IS 'is a near-duplicate at the query''s own threshold (false for signatures built with other parameters)';
-COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query; false for signatures built with other parameters';
+COMMENT ON FUNCTION minhash_similar_restrict(internal, oid, internal, integer) IS 'restriction estimator of %: the fraction of the column''s statistics that match, a signature of other parameters counting as not matching';
+
+ALTER OPERATOR %(minhash, minhash) SET (RESTRICT = minhash_similar_restrict);
+
 COMMENT ON FUNCTION minhash_lt(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than';
 COMMENT ON FUNCTION minhash_le(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than or equal';
 COMMENT ON FUNCTION minhash_gt(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
@@ -612,16 +615,51 @@ CREATE FUNCTION @extschema@.minhash_set(elements text[], num_perm integer DEFAUL
 
 COMMENT ON FUNCTION @extschema@.minhash_set(text[], integer, integer) IS 'MinHash signature of a set of strings, each taken as it is (the same as minhash(text[]), which an untyped argument cannot reach)';
 
--- resemblance(sig, body) with a text body: an error that says to build the
--- body's signature.  The text may be a minhash literal: an untyped literal or
--- parameter in resemblance(sig, '...') now resolves to this function (text
--- is the preferred string type), which reads it as minhash_in did, once per
--- call site.  There is no resemblance(text, minhash): with both,
+-- A text where a signature belongs: resemblance(sig, body), sig % body and
+-- resembles(sig, body, t) say to build the body's signature with minhash()
+-- (42804), instead of "function does not exist" or a failed cast.  The text
+-- may be a minhash literal, read as minhash_in reads it, once per call site.
+-- Untyped literals and parameters: an untyped second operand of % still
+-- resolves to % (minhash, minhash) (an operator takes the other operand's
+-- type first); resemblance(sig, '...') and resembles(sig, '...', t) now
+-- resolve to the text forms (text is the preferred string type).
+-- resembles(minhash, text, t) and % (minhash, text) are SQL that the
+-- planner inlines into the indexable operators, around
+-- minhash_literal_signature, which it folds into a constant signature when
+-- the text is a constant: a literal keeps its plan and its index.  There is
+-- no text-first form: with resemblance(text, minhash) too,
 -- resemblance('...', '...') of two untyped literals would be ambiguous.
+CREATE FUNCTION @extschema@.minhash_literal_signature(literal text, caller text) RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_literal_signature' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_literal_signature(text, text) IS 'the signature a minhash literal spells; for any other text, an error saying to build its signature with minhash(), in the words of caller (''resemblance'', ''%'' or ''resembles'')';
+
 CREATE FUNCTION @extschema@.resemblance(a @extschema@.minhash, b text) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'minhash_resemblance_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION @extschema@.resemblance(@extschema@.minhash, text) IS 'resemblance(a, b::minhash) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+CREATE FUNCTION @extschema@.minhash_similar_text(a @extschema@.minhash, b text) RETURNS boolean
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%) @extschema@.minhash_literal_signature(b, '%') $$;
+
+COMMENT ON FUNCTION @extschema@.minhash_similar_text(@extschema@.minhash, text) IS 'behind % (minhash, text): a % b::minhash for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+-- No estimators: the planner inlines the function into % (minhash,
+-- minhash), whose estimator applies, before it estimates anything.
+CREATE OPERATOR @extschema@.% (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = text,
+	FUNCTION = @extschema@.minhash_similar_text
+);
+
+COMMENT ON OPERATOR @extschema@.%(@extschema@.minhash, text) IS 'sig % b::minhash for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+CREATE FUNCTION @extschema@.resembles(a @extschema@.minhash, b text, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%>) @extschema@.minhash_query(@extschema@.minhash_literal_signature(b, 'resembles'), threshold) $$;
+
+COMMENT ON FUNCTION @extschema@.resembles(@extschema@.minhash, text, double precision) IS 'resembles(a, b::minhash, threshold) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
 
 -- pgvector's distance operators, <-> and <=>, on signatures: an error naming
 -- minhash's own operators, not a bare "operator does not exist".  Not
@@ -901,11 +939,11 @@ COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, 
 -- every posting list: matchingsel let such plans take the index at any
 -- threshold.  %> gets an estimator that says so (src/minhash_selectivity.c):
 -- selectivity 1 when the operand is not a constant and the index may read
--- everything, matchingsel otherwise.
+-- everything; otherwise the estimate of mixed statistics (above).
 CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'minhash_query_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
+COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; otherwise the fraction of the column''s statistics that match, a signature of other parameters counting as not matching';
 
 ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
 
