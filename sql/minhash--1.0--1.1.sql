@@ -8,24 +8,27 @@
 -- concern; keep each change in its own section.
 
 -------------------------------------------------------------------------------
--- Pinned search_path: no function body resolves a name through the
+-- The search_path rule: no function resolves a name through the
 -- caller's path
 -------------------------------------------------------------------------------
 
--- The three PL/pgSQL functions of 1.0 that ran with the caller's
--- search_path, where an operator or function with no exact match in
--- pg_catalog (oid = regclass, float8 >= integer, float8 - numeric,
+-- One rule: no function of the extension resolves a name through the
+-- caller's search_path, where an operator or function with no exact match
+-- in pg_catalog (oid = regclass, float8 >= integer, float8 - numeric,
 -- format(unknown, name, regclass), count(minhash), ...) could be taken from
--- any schema on the path.  Their bodies name the extension's objects
--- through @extschema@ already.  near_dupe_pairs is pinned as it is;
--- near_dupe_check and near_dupe_query are replaced, pinned, with the changes
--- the pinned path calls for.  resembles() stays unpinned, so that the
--- planner can inline it into sig %> minhash_query(b, threshold): its body
--- qualifies every reference and every argument has the exact type.
--- sql/security.sql checks every SQL and PL/pgSQL function for one or the
--- other, and plants objects for every signature the bodies use.
-ALTER FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision)
-	SET search_path = pg_catalog, pg_temp;
+-- any schema on the path.  PL/pgSQL bodies pin search_path to pg_catalog,
+-- pg_temp: they use built-in operators as plain SQL does, too many to
+-- qualify one by one.  SQL bodies and the SQL that C functions build
+-- (near_dupe_groups, near_dupe_pairs, the flagging trigger) name every
+-- operator, function and type by schema instead, and carry no SET clause:
+-- a SET clause stops the planner from inlining a SQL function (resembles()
+-- must inline into the indexable %>), and a C function that left the
+-- caller's path alone leaves it to the user code it runs (a key type's
+-- functions, a domain check on the flag column, row-level security
+-- policies), as PostgreSQL's foreign-key triggers do.  sql/security.sql
+-- checks every function for its side of the rule, and plants objects for
+-- every signature the bodies use.  near_dupe_check and near_dupe_query are
+-- replaced, pinned, with the changes the pinned path calls for.
 
 -- near_dupe_check as in 1.0, pinned, and naming the relation in its messages
 -- by its name (a regclass prints schema-qualified under the pinned path).
@@ -1032,8 +1035,7 @@ ALTER FUNCTION @extschema@.minhash_char_shingles(text, integer, integer, integer
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
 								threshold double precision DEFAULT NULL)
 	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp;
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
 
@@ -1042,8 +1044,7 @@ CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, si
 								threshold double precision, key_type anyelement,
 								recall double precision DEFAULT NULL)
 	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp;
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) finds the pairs through the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few and runs faster; NULL is exact';
 COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off): the paths for a table beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';
