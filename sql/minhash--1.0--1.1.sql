@@ -162,11 +162,20 @@ BEGIN
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
 
-	-- The threshold, and the band layout that finds every pair at it.  With
-	-- no threshold given, the pairs are those of % (the setting itself), and
-	-- the layout is taken a hair lower since SHOW rounds the setting.
+	-- The threshold, and the band layout that finds every pair at it: the
+	-- engine's pigeonhole layout (mh_pigeonhole_layout, through
+	-- lsh_index_layout) with the index's spare bands, a pair being a
+	-- candidate when it shares min_bands of them.  near_dupe_groups takes the
+	-- same layout with no spare bands (a candidate shares one band): both
+	-- find every pair at the threshold, so both walk the same pairs.  Spare
+	-- bands cost the engine memory, and save this query the candidates that
+	-- share one band by chance.  With no threshold given, the pairs are those
+	-- of % (the setting itself), and the layout is taken a hair lower, still
+	-- above 0 for a setting above 0, since SHOW rounds the setting.
 	IF threshold IS NULL THEN
-		layout_threshold := greatest(0, pg_catalog.current_setting('minhash.threshold')::double precision - 1e-6);
+		layout_threshold := pg_catalog.current_setting('minhash.threshold')::double precision;
+		layout_threshold := CASE WHEN layout_threshold > 0
+								 THEN greatest(layout_threshold - 1e-6, layout_threshold / 2) ELSE 0 END;
 		verify := format('sa.%1$I OPERATOR(@extschema@.%%) sb.%1$I', sig_column);
 	ELSE
 		layout_threshold := threshold;
@@ -176,6 +185,22 @@ BEGIN
 		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
 					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
 					   || 'NULL::double precision AS resemblance WHERE false';
+	ELSIF layout_threshold = 0 AND groups THEN
+		-- At threshold 0 no layout finds the pairs, and none is needed: every
+		-- pair qualifies, so the walk's first pivot, the best-ranked row,
+		-- takes every other row (as near_dupe_groups does).  Its pairs are
+		-- all the walk needs.
+		pairs_query := format($q$
+	SELECT sa.ctid AS tid_a, sb.ctid AS tid_b,
+		   @extschema@.minhash_size(sa.%3$I) AS size_a, @extschema@.minhash_size(sb.%3$I) AS size_b,
+		   sa.%2$I AS key_a, sb.%2$I AS key_b,
+		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
+	  FROM (SELECT s.ctid AS tid FROM ONLY %1$s s WHERE s.%3$I IS NOT NULL
+			 ORDER BY @extschema@.minhash_size(s.%3$I) DESC, s.%2$I, s.ctid LIMIT 1) best
+	  JOIN ONLY %1$s sa ON sa.ctid = best.tid
+	  JOIN ONLY %1$s sb ON sb.ctid <> best.tid AND sb.%3$I IS NOT NULL
+	 WHERE NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = sb.ctid) AND %4$s$q$,
+			source, key_column, sig_column, verify);
 	ELSE
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(layout_threshold, stats.num_perm);
 		pairs_query := format($q$
@@ -358,8 +383,10 @@ COMMENT ON FUNCTION minhash_gin_options(internal) IS 'GIN support: the bands, ro
 -- One grouping: near_dupe_groups runs the greedy walk in memory, up to
 -- minhash.group_memory; a table beyond it is refused, and the path for it is
 -- the same grouping as one SQL statement (near_dupe_query(..., groups =>
--- true), walked by near_dupe_group_walk), which sql/group.sql checks gives
--- the same rows exactly where near_dupe_groups refuses.
+-- true), walked by near_dupe_group_walk).  Both take their band layout from
+-- the engine's pigeonhole layout; sql/group_sql.sql checks they give the
+-- same rows on every input the engine accepts, and sql/group.sql exactly
+-- where near_dupe_groups refuses.
 COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => true))';
 COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the query near_dupe_pairs runs (groups false), or the grouping of near_dupe_groups as one SQL statement, the path for a table beyond minhash.group_memory (groups true; run it with enable_hashagg and enable_mergejoin off); checks the arguments and reads the signatures'' parameters';
 
