@@ -60,9 +60,10 @@ minhash_distance(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(minhash_similar);
 /*
  * a % b: resemblance at or above minhash.threshold; an error for
- * signatures built differently (minhash_is_near_duplicate).  Reads a setting, so the
- * SQL function is STABLE, not IMMUTABLE: the same arguments can give another
- * answer after SET, and an index or a cached plan must not assume otherwise.
+ * signatures built differently (minhash_is_near_duplicate).  Reads a
+ * setting, so the SQL function is STABLE, not IMMUTABLE: the same arguments
+ * can give another answer after SET, and an index or a cached plan must not
+ * assume otherwise.
  */
 Datum
 minhash_similar(PG_FUNCTION_ARGS)

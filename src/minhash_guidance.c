@@ -49,7 +49,7 @@ static const DocumentGivenError document_given_errors[] = {
  * A document where a signature belongs: a value of the wrong kind (42804),
  * not a function that does not exist.
  */
-static void
+pg_noreturn static void
 report_document_given(const char *caller)
 {
 	const DocumentGivenError *error = NULL;

@@ -32,10 +32,10 @@
  * the recall option, narrows at every threshold), this estimator says the
  * clause may keep every row: selectivity 1, an upper bound, which prices the
  * index above a sequential scan.  Otherwise, and for constants (GIN's own
- * estimate is right there), it is the matching estimate above.  A generic plan for
- * minhash_query($1, 0.8) therefore still uses the index, and one for
- * minhash_query($1, $2) scans the table; with plan_cache_mode = auto the plan
- * cache keeps making custom plans while they are cheaper than that.
+ * estimate is right there), it is the matching estimate above.  A generic
+ * plan for minhash_query($1, 0.8) therefore still uses the index, and one
+ * for minhash_query($1, $2) scans the table; with plan_cache_mode = auto the
+ * plan cache keeps making custom plans while they are cheaper than that.
  */
 #include "postgres.h"
 
