@@ -457,6 +457,23 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('shingle_resemblance', '200 MB document', $q$SELECT shingle_resemblance(repeat('word ', 40000000), 'word')$q$),
 ('chunk_similarity', '200 MB document', $q$SELECT chunk_similarity('word', repeat('word ', 40000000))$q$);
 
+-- A document where a signature belongs: a value of the wrong kind (42804),
+-- in each comparison's own words; a minhash literal is read.
+INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
+('resemblance(minhash, text)', 'document', $q$SELECT resemblance(minhash('a b c'::text, 4), 'a b c')$q$),
+('% (minhash, text)', 'document', $q$SELECT minhash('a b c'::text, 4) % 'a b c'::text$q$),
+('% (minhash, text)', 'document column', $q$SELECT sig % body FROM bad_input_docs WHERE id = 1$q$),
+('% (minhash, text)', 'damaged literal', $q$SELECT minhash('a b c'::text, 4) % 'v1:words:k=5'::text$q$),
+('% (minhash, text)', 'literal (valid)', $q$SELECT minhash('a b c'::text, 4) % minhash('a b c'::text, 4)::text$q$),
+('% (minhash, text)', 'literal of other parameters', $q$SELECT minhash('a b c'::text, 4) % minhash('a b c'::text, 8)::text$q$),
+('% (minhash, text)', 'NULL', $q$SELECT minhash('a b c'::text, 4) % NULL::text$q$),
+('resembles(minhash, text, float8)', 'document', $q$SELECT resembles(minhash('a b c'::text, 4), 'a b c', 0.5)$q$),
+('resembles(minhash, text, float8)', 'document column', $q$SELECT resembles(sig, body, 0.5) FROM bad_input_docs WHERE id = 1$q$),
+('resembles(minhash, text, float8)', 'literal (valid)', $q$SELECT resembles(minhash('a b c'::text, 4), minhash('a b c'::text, 4)::text, 0.5)$q$),
+('resembles(minhash, text, float8)', 'NULL', $q$SELECT resembles(minhash('a b c'::text, 4), NULL::text, 0.5)$q$),
+('minhash_literal_signature', 'document, unrecognized caller', $q$SELECT minhash_literal_signature('a b c', 'other')$q$),
+('minhash_literal_signature', 'literal (valid)', $q$SELECT minhash_literal_signature(minhash('a b c'::text, 4)::text, 'other') = minhash('a b c'::text, 4)$q$);
+
 CREATE TABLE bad_input_outcomes AS
 SELECT c.id, c.entry, c.bad_input, o.state AS sqlstate, o.outcome, o.detail
   FROM bad_input_cases c, bad_input_outcome(c.query) o;
@@ -479,6 +496,7 @@ VALUES
 ('minhash_query_recv', format($q$SELECT bad_input_receive(%L, 'minhash_query')$q$,
 	float8send(t::float8) || '\x010000000005000000000000000000020000000000000001015f33fe60bdcbbc'::bytea)),
 ('resembles', format($q$SELECT resembles(minhash('a b c'::text, 4), minhash('a b c'::text, 4), %L)$q$, t)),
+('resembles (text)', format($q$SELECT resembles(minhash('a b c'::text, 4), %L, %L)$q$, minhash('a b c'::text, 4)::text, t)),
 ('lsh_index_layout', format($q$SELECT lsh_index_layout(%L)$q$, t)),
 ('lsh_params', format($q$SELECT lsh_params(%L, 16)$q$, t)),
 ('minhash_flag_duplicates', format($q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', %L); INSERT INTO bad_input_docs VALUES (100, 'x', minhash('x'::text, 16)) RETURNING flag$q$, t)),

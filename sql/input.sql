@@ -115,8 +115,9 @@ SELECT minhash_set(t) FROM input_docs;
 SELECT minhash_set('a b c'::text);
 SELECT minhash_set('not an array');
 
--- 5. resemblance(sig, body): an error that says to build the signature; a
--- minhash literal (untyped literal or parameter, or text) still works.
+-- 5. resemblance(sig, body): an error that says to build the signature
+-- (42804: a value of the wrong kind); a minhash literal (untyped literal or
+-- parameter, or text) still works.
 SELECT resemblance(sig, t) FROM input_docs WHERE id = 1;
 SELECT resemblance(sig, v) FROM input_docs WHERE id = 1;
 SELECT resemblance(sig, c) FROM input_docs WHERE id = 1;
@@ -141,6 +142,70 @@ EXECUTE input_one_param(:'lit');
 EXECUTE input_one_param('a b c d e f g');
 -- A damaged literal is reported as before.
 SELECT resemblance(minhash('a'::text), 'v1:words:k=5');
+-- sig % body and resembles(sig, body, t): the same error in their own
+-- words; varchar and char(n) reach them through text.  A minhash literal
+-- still works, typed text or not, and so does NULL.
+SELECT sig % t FROM input_docs WHERE id = 1;
+SELECT sig % v FROM input_docs WHERE id = 1;
+SELECT resembles(sig, t, 0.8) FROM input_docs WHERE id = 1;
+SELECT resembles(sig, c, 0.8) FROM input_docs WHERE id = 1;
+SELECT resembles(minhash('a b c d e f'::text), 'a b c d e f', 0.8);
+SELECT minhash('a b c d e f'::text) % 'a b c d e f'::text;
+SET minhash.threshold = 0.9;
+SELECT minhash('a b c d e f g'::text, 16, 1) % :'lit' AS untyped_literal,
+       minhash('a b c d e f g'::text, 16, 1) % :'lit'::text AS text_literal,
+       minhash('a b c d e f g'::text, 16, 1) % :'lit'::varchar AS varchar_literal,
+       resembles(minhash('a b c d e f g'::text, 16, 1), :'lit', 0.9) AS resembles_untyped,
+       resembles(minhash('a b c d e f g'::text, 16, 1), :'lit'::text, 0.9) AS resembles_text,
+       resembles(minhash('a b c d e f h'::text, 16, 1), :'lit', 0.9) AS resembles_other,
+       resembles(minhash('a'::text), NULL, 0.5) IS NULL AS resembles_null,
+       minhash('a'::text) % NULL::text IS NULL AS similar_null;
+RESET minhash.threshold;
+-- Which operator each spelling of % resolves to: an untyped operand still
+-- takes % (minhash, minhash).
+CREATE FUNCTION pg_temp.resolved_operator(expr text) RETURNS SETOF regoperator LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('CREATE TEMP VIEW resolved_view AS SELECT %s AS x FROM input_docs', expr);
+	RETURN QUERY SELECT DISTINCT d.refobjid::regoperator FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid
+				  WHERE r.ev_class = 'resolved_view'::regclass AND d.refclassid = 'pg_operator'::regclass
+				  ORDER BY 1;
+	DROP VIEW resolved_view;
+END $$;
+SELECT e AS spelling, pg_temp.resolved_operator(e) AS resolves_to
+  FROM unnest(ARRAY['sig % sig', 'sig % ''v1:set:seed=0:size=0:n=1:ffffffff''', 'sig % NULL',
+					'sig % t', 'sig % v', 'sig % c']) e;
+SELECT e AS spelling, pg_temp.resolved(e) AS resolves_to
+  FROM unnest(ARRAY['resembles(sig, sig, 0.8)', 'resembles(sig, ''v1:set:seed=0:size=0:n=1:ffffffff'', 0.8)',
+					'resembles(sig, t, 0.8)', 'resembles(sig, NULL, 0.8)']) e;
+-- The text forms are inlined around a function the planner folds: a
+-- literal is a constant signature, and the index serves it.
+CREATE INDEX input_docs_sig ON input_docs USING gin (sig);
+SET enable_seqscan = off;
+SELECT minhash('the quick brown fox jumps over the lazy dog'::text, 64)::text AS fox \gset
+CREATE FUNCTION pg_temp.plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+		RETURN NEXT regexp_replace(line, '''[^'']{40,}''', '''...''', 'g');
+	END LOOP;
+END $$;
+SELECT pg_temp.plan(format('SELECT id FROM input_docs WHERE resembles(sig, %L, 0.8)', :'fox'));
+SELECT pg_temp.plan(format('SELECT id FROM input_docs WHERE sig %% %L::text', :'fox'));
+SELECT id FROM input_docs WHERE resembles(sig, :'fox', 0.8);
+SELECT id FROM input_docs WHERE sig % :'fox'::text;
+-- An untyped parameter of resembles() is text now; a generic plan still
+-- scans the index, and a document is refused.
+PREPARE input_resembles_param AS SELECT id FROM input_docs WHERE resembles(sig, $1, 0.8);
+SELECT parameter_types FROM pg_prepared_statements WHERE name = 'input_resembles_param';
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE input_resembles_param(:'fox');
+EXECUTE input_resembles_param(:'fox');
+EXECUTE input_resembles_param('the quick brown fox jumps over the lazy dog');
+RESET plan_cache_mode;
+RESET enable_seqscan;
+DROP INDEX input_docs_sig;
+DEALLOCATE input_resembles_param;
 -- pgvector's operators name minhash's.
 SELECT sig <-> sig FROM input_docs WHERE id = 1;
 SELECT sig <=> sig FROM input_docs WHERE id = 1;

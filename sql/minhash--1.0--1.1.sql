@@ -88,18 +88,22 @@ ALTER FUNCTION @extschema@.minhash_chars(text, integer, integer, integer) COST 5
 -- Comparing signatures
 -------------------------------------------------------------------------------
 
--- The C functions behind %, %> and resemblance_interval behave differently
--- with the same SQL signatures: % and %> (so resembles() and the flagging
--- trigger) are false for a signature built with other parameters instead of
--- raising, so that scans, index rechecks and matchingsel's estimate over a
--- column of mixed signatures never fail; resemblance_interval follows the
--- set-returning protocol.  The comments say so, and name the byte order of
--- the btree operators.
-COMMENT ON FUNCTION minhash_similar(minhash, minhash) IS 'true when the estimated resemblance is at least minhash.threshold; false for signatures built with other parameters';
-COMMENT ON OPERATOR %(minhash, minhash) IS 'is a near-duplicate: estimated resemblance at least minhash.threshold (false for signatures built with other parameters)';
-COMMENT ON FUNCTION minhash_query_match(minhash, minhash_query) IS 'true when the estimated resemblance is at least the query''s threshold; false for signatures built with other parameters';
-COMMENT ON OPERATOR %>(minhash, minhash_query) IS 'is a near-duplicate at the query''s own threshold (false for signatures built with other parameters)';
-COMMENT ON FUNCTION resembles(minhash, minhash, double precision) IS 'true when the estimated resemblance is at least threshold: the % operator with the threshold in the query; false for signatures built with other parameters';
+-- % and %> (so resembles(), the flagging trigger and an index's recheck)
+-- refuse signatures built with other parameters, as the measures do; the
+-- planner's estimate of both must not: matchingsel runs the operator on the
+-- column's statistics, so over a column of mixed signatures it would raise
+-- while planning.  Their estimators compute matchingsel's estimate with a
+-- test that counts a statistics value of other parameters as not matching
+-- (src/minhash_selectivity.c); %>'s is minhash_query_restrict (Lookups and
+-- the index).  resemblance_interval follows the set-returning protocol
+-- (library only).  The comments name the byte order of the btree operators.
+CREATE FUNCTION minhash_similar_restrict(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_similar_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION minhash_similar_restrict(internal, oid, internal, integer) IS 'restriction estimator of %: the fraction of the column''s statistics that match, a signature of other parameters counting as not matching';
+
+ALTER OPERATOR %(minhash, minhash) SET (RESTRICT = minhash_similar_restrict);
+
 COMMENT ON FUNCTION minhash_lt(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than';
 COMMENT ON FUNCTION minhash_le(minhash, minhash) IS 'order of signatures (bytes as little-endian): less than or equal';
 COMMENT ON FUNCTION minhash_gt(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
@@ -110,16 +114,51 @@ COMMENT ON OPERATOR <=(minhash, minhash) IS 'order of signatures (bytes as littl
 COMMENT ON OPERATOR >(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than';
 COMMENT ON OPERATOR >=(minhash, minhash) IS 'order of signatures (bytes as little-endian): greater than or equal';
 
--- resemblance(sig, body) with a text body: an error that says to build the
--- body's signature.  The text may be a minhash literal: an untyped literal or
--- parameter in resemblance(sig, '...') now resolves to this function (text
--- is the preferred string type), which reads it as minhash_in did, once per
--- call site.  There is no resemblance(text, minhash): with both,
+-- A text where a signature belongs: resemblance(sig, body), sig % body and
+-- resembles(sig, body, t) say to build the body's signature with minhash()
+-- (42804), instead of "function does not exist" or a failed cast.  The text
+-- may be a minhash literal, read as minhash_in reads it, once per call site.
+-- Untyped literals and parameters: an untyped second operand of % still
+-- resolves to % (minhash, minhash) (an operator takes the other operand's
+-- type first); resemblance(sig, '...') and resembles(sig, '...', t) resolve
+-- to the text forms (text is the preferred string type).
+-- resembles(minhash, text, t) and % (minhash, text) are SQL that the
+-- planner inlines into the indexable operators, around
+-- minhash_literal_signature, which it folds into a constant signature when
+-- the text is a constant: a literal keeps its plan and its index.  There is
+-- no text-first form: with resemblance(text, minhash) too,
 -- resemblance('...', '...') of two untyped literals would be ambiguous.
+CREATE FUNCTION @extschema@.minhash_literal_signature(literal text, caller text) RETURNS @extschema@.minhash
+	AS 'MODULE_PATHNAME', 'minhash_literal_signature' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_literal_signature(text, text) IS 'the signature a minhash literal spells; for any other text, an error saying to build its signature with minhash(), in the words of caller (''resemblance'', ''%'' or ''resembles'')';
+
 CREATE FUNCTION @extschema@.resemblance(a @extschema@.minhash, b text) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'minhash_resemblance_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION @extschema@.resemblance(@extschema@.minhash, text) IS 'resemblance(a, b::minhash) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+CREATE FUNCTION @extschema@.minhash_similar_text(a @extschema@.minhash, b text) RETURNS boolean
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%) @extschema@.minhash_literal_signature(b, '%') $$;
+
+COMMENT ON FUNCTION @extschema@.minhash_similar_text(@extschema@.minhash, text) IS 'behind % (minhash, text): a % b::minhash for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+-- No estimators: the planner inlines the function into % (minhash,
+-- minhash), whose estimator applies, before it estimates anything.
+CREATE OPERATOR @extschema@.% (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = text,
+	FUNCTION = @extschema@.minhash_similar_text
+);
+
+COMMENT ON OPERATOR @extschema@.%(@extschema@.minhash, text) IS 'sig % b::minhash for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
+
+CREATE FUNCTION @extschema@.resembles(a @extschema@.minhash, b text, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%>) @extschema@.minhash_query(@extschema@.minhash_literal_signature(b, 'resembles'), threshold) $$;
+
+COMMENT ON FUNCTION @extschema@.resembles(@extschema@.minhash, text, double precision) IS 'resembles(a, b::minhash, threshold) for b a minhash literal; for any other text, an error saying to build its signature with minhash()';
 
 -- pgvector's distance operators, <-> and <=>, on signatures: an error naming
 -- minhash's own operators, not a bare "operator does not exist".  Not
@@ -162,11 +201,12 @@ COMMENT ON OPERATOR @extschema@.<=>(@extschema@.minhash, @extschema@.minhash) IS
 -- every posting list: matchingsel let such plans take the index at any
 -- threshold.  %> gets an estimator that says so (src/minhash_selectivity.c):
 -- selectivity 1 when the operand is not a constant and the index may read
--- everything, matchingsel otherwise.
+-- everything; otherwise the estimate of mixed statistics (Comparing
+-- signatures).
 CREATE FUNCTION minhash_query_restrict(internal, oid, internal, integer) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'minhash_query_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; matchingsel otherwise';
+COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 'restriction estimator of %>: every row when the threshold is unknown at planning, or below what the column''s index narrows; otherwise the fraction of the column''s statistics that match, a signature of other parameters counting as not matching';
 
 ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
 
@@ -200,17 +240,22 @@ COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, doub
 -- Pairs and groups of a table
 -------------------------------------------------------------------------------
 
--- No function body resolves a name through the caller's search_path.  The
--- PL/pgSQL functions near_dupe_check and near_dupe_query are pinned to
--- pg_catalog, pg_temp: with the caller's path, an operator or function with
--- no exact match in pg_catalog (oid = regclass, float8 >= integer, float8 -
--- numeric, format(unknown, name, regclass), count(minhash), ...) could be
--- taken from any schema on it.  Their bodies name the extension's objects
--- through @extschema@.  resembles() stays unpinned, so that the planner can
--- inline it into sig %> minhash_query(b, threshold): its body qualifies
--- every reference and every argument has the exact type.
--- sql/security.sql checks every SQL and PL/pgSQL function for one or the
--- other, and plants objects for every signature the bodies use.
+-- One rule: no function of the extension resolves a name through the
+-- caller's search_path, where an operator or function with no exact match
+-- in pg_catalog (oid = regclass, float8 >= integer, float8 - numeric,
+-- format(unknown, name, regclass), count(minhash), ...) could be taken from
+-- any schema on the path.  PL/pgSQL bodies pin search_path to pg_catalog,
+-- pg_temp: they use built-in operators as plain SQL does, too many to
+-- qualify one by one.  SQL bodies and the SQL that C functions build
+-- (near_dupe_groups, near_dupe_pairs, the flagging trigger) name every
+-- operator, function and type by schema instead, and carry no SET clause:
+-- a SET clause stops the planner from inlining a SQL function (resembles()
+-- must inline into the indexable %>), and a C function that left the
+-- caller's path alone leaves it to the user code it runs (a key type's
+-- functions, a domain check on the flag column, row-level security
+-- policies), as PostgreSQL's foreign-key triggers do.  sql/security.sql
+-- checks every function for its side of the rule, and plants objects for
+-- every signature the bodies use.
 
 -- near_dupe_check, pinned, names the relation in its messages by its name
 -- (a regclass prints schema-qualified under the pinned path).  For a
@@ -344,11 +389,20 @@ BEGIN
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
 
-	-- The threshold, and the band layout that finds every pair at it.  With
-	-- no threshold given, the pairs are those of % (the setting itself), and
-	-- the layout is taken a hair lower since SHOW rounds the setting.
+	-- The threshold, and the band layout that finds every pair at it: the
+	-- engine's pigeonhole layout (mh_pigeonhole_layout, through
+	-- lsh_index_layout) with the index's spare bands, a pair being a
+	-- candidate when it shares min_bands of them.  near_dupe_groups takes the
+	-- same layout with no spare bands (a candidate shares one band): both
+	-- find every pair at the threshold, so both walk the same pairs.  Spare
+	-- bands cost the engine memory, and save this query the candidates that
+	-- share one band by chance.  With no threshold given, the pairs are those
+	-- of % (the setting itself), and the layout is taken a hair lower, still
+	-- above 0 for a setting above 0, since SHOW rounds the setting.
 	IF threshold IS NULL THEN
-		layout_threshold := greatest(0, pg_catalog.current_setting('minhash.threshold')::double precision - 1e-6);
+		layout_threshold := pg_catalog.current_setting('minhash.threshold')::double precision;
+		layout_threshold := CASE WHEN layout_threshold > 0
+								 THEN greatest(layout_threshold - 1e-6, layout_threshold / 2) ELSE 0 END;
 		verify := format('sa.%1$I OPERATOR(@extschema@.%%) sb.%1$I', sig_column);
 	ELSE
 		layout_threshold := threshold;
@@ -358,6 +412,22 @@ BEGIN
 		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
 					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
 					   || 'NULL::double precision AS resemblance WHERE false';
+	ELSIF layout_threshold = 0 AND groups THEN
+		-- At threshold 0 no layout finds the pairs, and none is needed: every
+		-- pair qualifies, so the walk's first pivot, the best-ranked row,
+		-- takes every other row (as near_dupe_groups does).  Its pairs are
+		-- all the walk needs.
+		pairs_query := format($q$
+	SELECT sa.ctid AS tid_a, sb.ctid AS tid_b,
+		   @extschema@.minhash_size(sa.%3$I) AS size_a, @extschema@.minhash_size(sb.%3$I) AS size_b,
+		   sa.%2$I AS key_a, sb.%2$I AS key_b,
+		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
+	  FROM (SELECT s.ctid AS tid FROM ONLY %1$s s WHERE s.%3$I IS NOT NULL
+			 ORDER BY @extschema@.minhash_size(s.%3$I) DESC, s.%2$I, s.ctid LIMIT 1) best
+	  JOIN ONLY %1$s sa ON sa.ctid = best.tid
+	  JOIN ONLY %1$s sb ON sb.ctid <> best.tid AND sb.%3$I IS NOT NULL
+	 WHERE NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = sb.ctid) AND %4$s$q$,
+			source, key_column, sig_column, verify);
 	ELSE
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(layout_threshold, stats.num_perm);
 		pairs_query := format($q$
@@ -478,8 +548,10 @@ COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double pre
 -- One grouping: near_dupe_groups runs the greedy walk in memory, up to
 -- minhash.group_memory; a table beyond it is refused, and the path for it is
 -- the same grouping as one SQL statement (near_dupe_query(..., groups =>
--- true), walked by near_dupe_group_walk), which sql/group.sql checks gives
--- the same rows exactly where near_dupe_groups refuses.
+-- true), walked by near_dupe_group_walk).  Both take their band layout from
+-- the engine's pigeonhole layout; sql/group_sql.sql checks they give the
+-- same rows on every input the engine accepts, and sql/group.sql exactly
+-- where near_dupe_groups refuses.
 COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => true))';
 
 -- Keys in their own type, joinable to the source without a cast: the
@@ -525,8 +597,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double pr
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
 								threshold double precision DEFAULT NULL)
 	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp;
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
 
@@ -534,8 +605,7 @@ CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, si
 								threshold double precision, key_type anyelement,
 								recall double precision DEFAULT NULL)
 	RETURNS TABLE(key_a anyelement, key_b anyelement, resemblance double precision)
-	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp;
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_pairs with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) finds the pairs through the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few and runs faster; NULL is exact';
 
@@ -646,7 +716,6 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_summary(group_table regclass)
 	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
 				  review_without_grouping bigint, review_with_grouping bigint, review_saved_pct numeric)
 	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp
 	AS $function$
 SELECT t.documents, t.groups, t.singletons, t.documents_in_groups, t.documents, t.groups, t.review_saved_pct
   FROM @extschema@.near_dupe_totals(group_table) t
@@ -815,7 +884,6 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_detail(group_table regcla
 	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
 				  s_l double precision, marked text)
 	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp
 	AS $function$
 SELECT r.key, r.role, r.resemblance, r.common_words, r.s_l, r.marked
   FROM @extschema@.near_dupe_review(group_table, source, key_column, text_column, group_id, min_words, format) r

@@ -23,28 +23,22 @@ minhash_signature_resemblance(const MinHash *a, const MinHash *b)
 }
 
 /*
- * The near-duplicate test of % and %> (so of resembles() and the flagging
- * trigger): resemblance at least threshold.  A signature built with other
- * parameters (kind, number of values, shingle size or seed; an empty one
- * too, whose header says how it was built) is not a near-duplicate: false,
- * never an error.  So a sequential scan, an index scan (whose recheck this
- * is) and the trigger return the same rows from a column of mixed
- * signatures, and the planner's estimate (matchingsel runs the operator on
- * the column's most common values and histogram) cannot fail.  The
- * measures (resemblance, containment, <%>, the interval) still refuse such
- * pairs: no number would be right.
+ * The near-duplicate test of % and %> (so of resembles(), the flagging
+ * trigger and a gin_minhash_ops scan's recheck): resemblance at least
+ * threshold.  Signatures built with other parameters (kind, number of
+ * values, shingle size or seed; an empty one too, whose header says how it
+ * was built) are refused with the mismatch error, as the measures refuse
+ * them: "false" would read as "not a near-duplicate" when nothing was
+ * compared, and a column of mixed signatures would give a sequential scan
+ * and an index scan, which compares only the rows sharing band keys with
+ * the query, silently different answers.  The planner's estimate of both
+ * operators reads the column's statistics through a test of its own that
+ * cannot fail (minhash_selectivity.c).
  */
 bool
 minhash_is_near_duplicate(const MinHash *a, const MinHash *b, double threshold)
 {
-	MhSummary	sa,
-				sb;
-
-	minhash_get_summary(a, &sa);
-	minhash_get_summary(b, &sb);
-	if (mh_params_match(&sa.params, &sb.params) != MH_OK)
-		return false;
-	return mh_resemblance(&sa, a->values, &sb, b->values) >= threshold;
+	return minhash_signature_resemblance(a, b) >= threshold;
 }
 
 PG_FUNCTION_INFO_V1(minhash_resemblance);
@@ -65,10 +59,11 @@ minhash_distance(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(minhash_similar);
 /*
- * a % b: resemblance at or above minhash.threshold; false for signatures
- * built differently (minhash_is_near_duplicate).  Reads a setting, so the
- * SQL function is STABLE, not IMMUTABLE: the same arguments can give another
- * answer after SET, and an index or a cached plan must not assume otherwise.
+ * a % b: resemblance at or above minhash.threshold; an error for
+ * signatures built differently (minhash_is_near_duplicate).  Reads a
+ * setting, so the SQL function is STABLE, not IMMUTABLE: the same arguments
+ * can give another answer after SET, and an index or a cached plan must not
+ * assume otherwise.
  */
 Datum
 minhash_similar(PG_FUNCTION_ARGS)

@@ -140,7 +140,7 @@ minhash_query_send(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(minhash_query_match);
 /*
- * a %> q: resemblance(a, q's signature) >= q's threshold, false for
+ * a %> q: resemblance(a, q's signature) >= q's threshold, an error for
  * signatures built differently (minhash_is_near_duplicate); IMMUTABLE
  */
 Datum

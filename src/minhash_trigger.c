@@ -739,6 +739,28 @@ key_as_flag(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum key, b
 }
 
 /*
+ * Where an error of the lookup arose.  Its comparisons refuse a row whose
+ * signature was built with other parameters than the new row's, and their
+ * message speaks of the first and the second signature: the first is the
+ * table's row, the second the new row's.
+ */
+typedef struct LookupContext
+{
+	const char *trigger_name;
+	Relation	rel;
+	const char *sig_column;
+} LookupContext;
+
+static void
+lookup_context(void *arg)
+{
+	const LookupContext *lookup = (const LookupContext *) arg;
+
+	errcontext("trigger \"%s\" comparing the new row's signature (the second) with column \"%s\" of table \"%s\"",
+			   lookup->trigger_name, lookup->sig_column, RelationGetRelationName(lookup->rel));
+}
+
+/*
  * Run the lookup for signature sig.  Returns the key, converted to the flag
  * column's type and in the caller's memory context, or sets *isnull when no
  * row is similar enough.
@@ -752,6 +774,8 @@ most_similar_key(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum s
 	char		nulls[LOOKUP_NARGS] = {' ', ' '};
 	Datum		result = (Datum) 0;
 	int			status;
+	LookupContext lookup;
+	ErrorContextCallback context;
 
 	*isnull = true;
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -766,7 +790,15 @@ most_similar_key(TriggerData *trigdata, const FlagTrigger *flag_trigger, Datum s
 		nulls[1] = 'n';
 	}
 
+	lookup.trigger_name = trigdata->tg_trigger->tgname;
+	lookup.rel = trigdata->tg_relation;
+	lookup.sig_column = NameStr(column_attr(trigdata->tg_relation, config->sig_attnum)->attname);
+	context.previous = error_context_stack;
+	context.callback = lookup_context;
+	context.arg = &lookup;
+	error_context_stack = &context;
 	status = SPI_execute_plan(flag_trigger->plan, values, nulls, false, 1);
+	error_context_stack = context.previous;
 	if (status != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(status));
 	if (SPI_processed > 0)
