@@ -284,9 +284,11 @@ DECLARE
 BEGIN
 	FOREACH threshold IN ARRAY ARRAY[0.8, NULL] LOOP
 		FOREACH groups IN ARRAY ARRAY[false, true] LOOP
-			EXECUTE 'SELECT pg_catalog.count(*) FROM (' || public.near_dupe_query('hijack_docs', 'id', 'sig', threshold, groups) || ') q'
+			EXECUTE 'SELECT pg_catalog.count(*) FROM (' ||
+					CASE WHEN threshold IS NULL THEN public.near_dupe_query('hijack_docs', 'id', 'sig', groups => groups)
+						 ELSE public.near_dupe_query('hijack_docs', 'id', 'sig', threshold, groups) END || ') q'
 				INTO rows_returned;
-			RAISE NOTICE 'near_dupe_query(threshold %, groups %): % rows', coalesce(threshold::text, 'null'), groups, rows_returned;
+			RAISE NOTICE 'near_dupe_query(threshold %, groups %): % rows', coalesce(threshold::text, 'omitted'), groups, rows_returned;
 		END LOOP;
 	END LOOP;
 END $$;

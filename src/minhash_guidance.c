@@ -39,9 +39,14 @@ literal_signature(FunctionCallInfo fcinfo, int argno)
 		return cache->sig;
 
 	literal = text_to_cstring(given);
+	/*
+	 * The function exists and takes a text; the text is of the wrong kind,
+	 * a document where a signature belongs: a datatype mismatch, not
+	 * undefined_function.
+	 */
 	if (!minhash_looks_like_literal(literal))
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("cannot compare a signature with a document"),
 				 errdetail("The function resemblance() compares two signatures, and the text given is not a minhash literal."),
 				 errhint("Build the document's signature first, as in resemblance(sig, minhash(body)).")));
@@ -76,7 +81,12 @@ minhash_resemblance_text(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(minhash_signature_resemblance(a, literal_signature(fcinfo, 1)));
 }
 
-/* The error of an operator of pgvector's applied to signatures. */
+/*
+ * The error of an operator of pgvector's applied to signatures.  These
+ * operators exist only to carry the hint: the SQLSTATE is the one
+ * PostgreSQL raises without them, undefined_function, so that a client
+ * tells "no such operator for minhash" the same way either way.
+ */
 static void
 report_vector_operator(const char *operator_name)
 {

@@ -483,6 +483,7 @@ minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys, Oid res
 	char		check_nulls[4];
 	bool		isnull;
 
+	minhash_near_dupe_check_threshold(fcinfo);
 	for (int i = 0; i < 4; i++)
 	{
 		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);

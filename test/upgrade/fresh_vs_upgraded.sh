@@ -52,6 +52,10 @@ SELECT i, b, minhash(b)
 CREATE TABLE doc_groups AS SELECT * FROM near_dupe_groups('docs', 'id', 'sig', 0.8);
 SELECT count(*) FROM near_dupe_pairs('docs', 'id', 'sig', 0.8) \g /dev/null
 SELECT * FROM near_dupe_summary('doc_groups') \g /dev/null
+-- 1.0's near_dupe_groups (threshold DEFAULT NULL) on this library: a
+-- threshold left out or null is still the setting, not an error.
+SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig') \g /dev/null
+SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig', NULL) \g /dev/null
 ALTER EXTENSION minhash UPDATE;
 SQL
 [[ -n "${MINHASH_UPGRADE_TAMPER:-}" ]] && psql_run -q -d "$UPGRADED" -c "$MINHASH_UPGRADE_TAMPER"
