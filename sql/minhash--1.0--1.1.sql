@@ -627,20 +627,44 @@ BEGIN
 			USING ERRCODE = 'datatype_mismatch',
 				  HINT = format('Pass NULL::%s as key_type (or NULL::text for the pivot as text).', pivot_type::pg_catalog.regtype);
 	END IF;
-	-- One pivot per group; should a table hold several, the least as text.
+	-- One aggregation, no sort of the whole table: the pivot's own row is
+	-- left out by arithmetic.  Among the rows whose key is the pivot's (kp),
+	-- it is the one with the highest resemblance (a null one first, as
+	-- ORDER BY resemblance DESC takes it); the others are members.  One pivot
+	-- per group; should a table hold several, the least as text.  The typed
+	-- pivot is the row that prints as that one.
 	RETURN QUERY EXECUTE format($q$
-		SELECT r.group_id, CAST(r.pivot AS %2$s), pg_catalog.count(*),
-			   round(avg(r.resemblance) FILTER (WHERE NOT r.pivot_row)::numeric, 3)::double precision,
-			   round(min(r.resemblance) FILTER (WHERE NOT r.pivot_row)::numeric, 3)::double precision
-		  FROM (SELECT g.group_id::bigint AS group_id, g.resemblance::double precision AS resemblance,
-					   pg_catalog.first_value(g.pivot) OVER (PARTITION BY g.group_id ORDER BY g.pivot::text) AS pivot,
-					   g.key::text IS NOT DISTINCT FROM g.pivot::text
-					   AND pg_catalog.row_number() OVER (PARTITION BY g.group_id, g.key::text IS NOT DISTINCT FROM g.pivot::text
-														 ORDER BY g.resemblance DESC) = 1 AS pivot_row
-				  FROM %1$s g) r
-		 GROUP BY r.group_id, r.pivot HAVING pg_catalog.count(*) > 1
-		 ORDER BY pg_catalog.count(*) DESC, r.group_id
-		$q$, group_table, pg_catalog.format_type(result_type, NULL));
+		WITH r AS (
+			SELECT g.group_id::bigint AS group_id, g.pivot, g.pivot::text AS pivot_text,
+				   g.resemblance::double precision AS resemblance,
+				   g.key::text IS NOT DISTINCT FROM g.pivot::text AS kp
+			  FROM %1$s g
+		), s AS (
+			SELECT r.group_id, pg_catalog.count(*) AS size, min(r.pivot_text) AS pivot_text,
+				   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) = 0
+							 OR pg_catalog.count(*) FILTER (WHERE r.kp AND r.resemblance IS NULL) > 0
+						THEN sum(r.resemblance) / nullif(pg_catalog.count(r.resemblance), 0)
+						ELSE (sum(r.resemblance) - max(r.resemblance) FILTER (WHERE r.kp))
+							 / nullif(pg_catalog.count(r.resemblance) - 1, 0) END AS avg_resemblance,
+				   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) = 0
+							 OR pg_catalog.count(*) FILTER (WHERE r.kp AND r.resemblance IS NULL) > 0
+						THEN min(r.resemblance)
+						ELSE least(min(r.resemblance) FILTER (WHERE NOT r.kp),
+								   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) > 1
+										THEN min(r.resemblance) FILTER (WHERE r.kp) END) END AS min_resemblance
+			  FROM r GROUP BY r.group_id HAVING pg_catalog.count(*) > 1
+		)
+		SELECT s.group_id, %2$s, s.size,
+			   round(s.avg_resemblance::numeric, 3)::double precision,
+			   round(s.min_resemblance::numeric, 3)::double precision
+		  FROM s%3$s
+		 ORDER BY s.size DESC, s.group_id
+		$q$, group_table,
+		CASE WHEN result_type = 'pg_catalog.text'::pg_catalog.regtype THEN 's.pivot_text'
+			 ELSE format('CAST(p.pivot AS %s)', pg_catalog.format_type(result_type, NULL)) END,
+		CASE WHEN result_type = 'pg_catalog.text'::pg_catalog.regtype THEN ''
+			 ELSE ' LEFT JOIN (SELECT DISTINCT ON (r.group_id) r.group_id, r.pivot FROM r ORDER BY r.group_id, r.pivot_text) p'
+				  || ' ON p.group_id = s.group_id' END);
 END
 $function$;
 

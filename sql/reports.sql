@@ -207,6 +207,33 @@ CREATE TABLE reports_kind_groups (group_id bigint, key text, pivot text, resembl
 INSERT INTO reports_kind_groups VALUES (1, 'memo', 'memo', 1), (1, 'memo', 'memo', 0.9), (1, 'memo', 'memo', 0.8);
 SELECT * FROM near_dupe_group_detail('reports_kind_groups', 'reports_kinds', 'kind', 'body', 1);
 SELECT * FROM near_dupe_group_stats('reports_kind_groups');
+-- The stats leave out exactly one row per group, the pivot's own: the
+-- highest resemblance among the rows with the pivot's key (a null one
+-- first), none if no row has it.  Against that definition, written with a
+-- window, on groups of every shape.
+CREATE TABLE reports_shapes (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO reports_shapes VALUES
+	(1, 'p', 'p', 1), (1, 'a', 'p', 0.9), (1, 'b', 'p', 0.7),
+	(2, 'p', 'p', 1), (2, 'p', 'p', 0.6), (2, 'p', 'p', 0.8), (2, 'c', 'p', 0.9),
+	(3, 'a', 'p', 0.9), (3, 'b', 'p', 0.5),
+	(4, 'p', 'p', NULL), (4, 'p', 'p', 0.7), (4, 'a', 'p', 0.4),
+	(5, 'p', 'p', 1), (5, 'a', 'p', NULL), (5, 'b', 'p', 0.75),
+	(6, 'p', 'p', 1), (6, 'p', 'p', 1),
+	(7, NULL, NULL, 1), (7, NULL, NULL, 0.5), (7, 'x', NULL, 0.6),
+	(8, 'q', 'q', 1);
+SELECT * FROM near_dupe_group_stats('reports_shapes') ORDER BY group_id;
+SELECT count(*) AS differing_from_definition FROM (
+	(SELECT * FROM near_dupe_group_stats('reports_shapes'))
+	EXCEPT ALL
+	(SELECT group_id, min(pivot), count(*),
+			round(avg(resemblance) FILTER (WHERE NOT pivot_row)::numeric, 3)::float8,
+			round(min(resemblance) FILTER (WHERE NOT pivot_row)::numeric, 3)::float8
+	   FROM (SELECT g.*, g.key IS NOT DISTINCT FROM g.pivot
+						 AND row_number() OVER (PARTITION BY g.group_id, g.key IS NOT DISTINCT FROM g.pivot
+												ORDER BY g.resemblance DESC) = 1 AS pivot_row
+			   FROM reports_shapes g) w
+	  GROUP BY group_id HAVING count(*) > 1)) x;
+DROP TABLE reports_shapes;
 -- A group with two pivots is no group of near_dupe_groups.
 INSERT INTO reports_kind_groups VALUES (2, 'a', 'a', 1), (2, 'b', 'b', 1);
 SELECT * FROM near_dupe_group_detail('reports_kind_groups', 'reports_kinds', 'kind', 'body', 2);
