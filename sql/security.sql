@@ -296,6 +296,7 @@ CREATE TEMP TABLE hijack_groups AS SELECT * FROM public.near_dupe_groups('hijack
 SELECT * FROM public.near_dupe_summary('hijack_groups');
 SELECT group_size, groups, documents FROM public.near_dupe_histogram('hijack_groups');
 SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_groups');
+SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_groups', NULL::text);
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1);
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 99);
