@@ -39,6 +39,7 @@ GLUE_OBJS = \
 	src/minhash_group.o \
 	src/minhash_near_dupe_groups.o \
 	src/minhash_near_dupe_pairs.o \
+	src/minhash_near_dupe_threshold.o \
 	src/minhash_glue_shared.o \
 	src/minhash_guc.o \
 	src/minhash_lsh.o \
@@ -51,7 +52,8 @@ GLUE_OBJS = \
 	src/minhash_interval.o \
 	src/minhash_fetch.o \
 	src/minhash_fault.o \
-	src/minhash_guidance.o
+	src/minhash_guidance.o \
+	src/minhash_key_operators.o
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 

@@ -211,6 +211,8 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('resemblance', 'kind mismatch (words, chars)', $q$SELECT resemblance(minhash('a b c'::text, 4, 5), minhash_chars('a b c', 5, 4))$q$),
 ('resemblance', 'kind mismatch (set, words)', $q$SELECT resemblance(minhash(ARRAY['a'], 4), minhash('a'::text, 4, 1))$q$),
 ('resemblance', 'NULL', $q$SELECT resemblance(minhash('a b c'::text, 4), NULL)$q$),
+('resemblance', 'a document for a signature', $q$SELECT resemblance(minhash('a b c'::text, 4), 'a b c')$q$),
+('<->', 'pgvector''s operator', $q$SELECT minhash('a b c'::text, 4) <-> minhash('a b c'::text, 4)$q$),
 ('resemblance', 'both empty', $q$SELECT resemblance(minhash(''::text, 4), minhash('...'::text, 4))$q$),
 ('resemblance', 'one empty', $q$SELECT resemblance(minhash(''::text, 4), minhash('a b c'::text, 4))$q$),
 ('containment', 'num_perm mismatch', $q$SELECT containment(minhash('a b c'::text, 4), minhash('a b c'::text, 8))$q$),
@@ -377,6 +379,7 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('minhash_flag_duplicates', 'AFTER trigger', $q$CREATE TRIGGER flag AFTER INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', '0.5'); INSERT INTO bad_input_docs VALUES (100, 'x', minhash('x'::text, 16)) RETURNING flag$q$),
 ('minhash_flag_duplicates', 'statement trigger', $q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH STATEMENT EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', '0.5'); INSERT INTO bad_input_docs VALUES (100, 'x', minhash('x'::text, 16)) RETURNING flag$q$),
 ('minhash_flag_duplicates', 'DELETE trigger', $q$CREATE TRIGGER flag BEFORE DELETE ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', '0.5'); DELETE FROM bad_input_docs WHERE id = 3 RETURNING id$q$),
+('minhash_flag_duplicates', 'NULL signature, a later BEFORE trigger', $q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', '0.5'); CREATE TRIGGER later BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION suppress_redundant_updates_trigger(); INSERT INTO bad_input_docs VALUES (100, 'x', NULL, 7) RETURNING flag$q$),
 ('minhash_flag_duplicates', 'NULL signature: flag set to NULL', $q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', '0.5'); INSERT INTO bad_input_docs VALUES (100, 'x', NULL, 7) RETURNING flag$q$),
 ('minhash_flag_duplicates', 'threshold with spaces (valid)', $q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', ' 0.5 '); INSERT INTO bad_input_docs SELECT 100, body, sig FROM bad_input_docs WHERE id = 2 RETURNING flag$q$);
 
@@ -396,17 +399,24 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('near_dupe_pairs', 'threshold negative', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', -0.1)$q$),
 ('near_dupe_pairs', 'threshold above 1', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', 1.1)$q$),
 ('near_dupe_pairs', 'threshold 0: no band layout', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', 0)$q$),
-('near_dupe_pairs', 'NULL threshold, minhash.threshold 0', $q$SET minhash.threshold = 0; SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig')$q$),
+('near_dupe_pairs', 'threshold left out, minhash.threshold 0', $q$SET minhash.threshold = 0; SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig')$q$),
 ('near_dupe_pairs', 'mismatched signatures', $q$SELECT near_dupe_pairs('bad_input_mixed', 'id', 'sig')$q$),
 ('near_dupe_pairs', 'empty table', $q$SELECT near_dupe_pairs('bad_input_empty', 'id', 'sig')$q$),
-('near_dupe_pairs', 'NULL threshold: minhash.threshold', $q$SET minhash.threshold = 0.5; SELECT p::text FROM near_dupe_pairs('bad_input_docs', 'id', 'sig') p$q$),
+('near_dupe_pairs', 'threshold left out: minhash.threshold', $q$SET minhash.threshold = 0.5; SELECT p::text FROM near_dupe_pairs('bad_input_docs', 'id', 'sig') p$q$),
+('near_dupe_pairs', 'key type in the threshold''s place', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', NULL::int)$q$),
+('near_dupe_pairs', 'NULL threshold, typed keys', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', NULL, NULL::int)$q$),
 ('near_dupe_groups', 'NULL table', $q$SELECT near_dupe_groups(NULL, 'id', 'sig')$q$),
+('near_dupe_groups', 'key type in the threshold''s place', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', NULL::int)$q$),
+('near_dupe_groups', 'NULL threshold, typed keys', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', NULL, NULL::int, 0.9)$q$),
+('near_dupe_groups', 'recall without a key type', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', 0.5, recall => 0.99)$q$),
+('near_dupe_groups', 'key column named in another case', $q$SELECT near_dupe_groups('bad_input_docs', 'ID', 'sig')$q$),
 ('near_dupe_groups', 'threshold NaN', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', 'NaN')$q$),
 ('near_dupe_groups', 'mismatched signatures', $q$SELECT near_dupe_groups('bad_input_mixed', 'id', 'sig')$q$),
 ('near_dupe_groups', 'a view', $q$SELECT near_dupe_groups('bad_input_view', 'id', 'sig')$q$),
 ('near_dupe_groups', 'NULL signature: a group of its own', $q$SELECT g::text FROM near_dupe_groups('bad_input_docs', 'id', 'sig', 0.5) g WHERE g.key = '4'$q$),
 ('near_dupe_query', 'NULL groups flag', $q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', 0.5, NULL)$q$),
 ('near_dupe_query', 'threshold above 1', $q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', 2)$q$),
+('near_dupe_query', 'NULL threshold', $q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', NULL)$q$),
 ('near_dupe_group_walk', 'without OVER', $q$SELECT near_dupe_group_walk(NULL, NULL)$q$),
 ('near_dupe_group_walk', 'NULL rows take no part', $q$SELECT near_dupe_group_walk(NULL::tid, '(0,1)'::tid) OVER ()$q$),
 ('near_dupe_totals', 'NULL', $q$SELECT near_dupe_totals(NULL)$q$),
@@ -417,7 +427,11 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('near_dupe_review', 'no such text column', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'text', 1)$q$),
 ('near_dupe_review', 'min_words 0', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', 1, 0)$q$),
 ('near_dupe_review', 'unknown format', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', 1, 5, 'xml')$q$),
-('near_dupe_review', 'NULL group', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', NULL)$q$);
+('near_dupe_review', 'NULL group', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'id', 'body', NULL)$q$),
+('near_dupe_group_stats', 'key_type of another type', $q$SELECT near_dupe_group_stats('bad_input_groups', NULL::int)$q$),
+('near_dupe_group_stats', 'NULL table, typed pivot', $q$SELECT near_dupe_group_stats(NULL, NULL::text)$q$),
+('near_dupe_review', 'key column not unique', $q$UPDATE bad_input_docs SET flag = (SELECT min(pivot)::int FROM bad_input_groups WHERE group_id = 1); SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', 'flag', 'body', 1)$q$),
+('near_dupe_review', 'key column named with quotes', $q$SELECT near_dupe_review('bad_input_groups', 'bad_input_docs', '"id"', 'body', 1)$q$);
 
 -- Explaining a match.
 INSERT INTO bad_input_cases (entry, bad_input, query) VALUES

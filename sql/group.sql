@@ -139,6 +139,19 @@ SELECT count(*) AS gd_still_there FROM gd;
 CREATE TABLE gd_quoted ("the key" int, "Sig; --" minhash);
 INSERT INTO gd_quoted SELECT id, sig FROM gd;
 SELECT count(*) FROM near_dupe_pairs('gd_quoted', 'the key', 'Sig; --', 0.8);
+-- The table is a regclass, read as SQL reads a name: a mixed-case name
+-- needs its quotes inside the literal (unquoted, PostgreSQL folds it to
+-- lower case and reports that relation missing, before the function runs).
+-- Columns are names, taken as written, case and all: the hint says which
+-- column a name in another case or in quotes probably meant.
+CREATE TABLE "GD_Mixed" ("Key" int, sig minhash);
+INSERT INTO "GD_Mixed" SELECT id, sig FROM gd;
+SELECT count(*) FROM near_dupe_pairs('GD_Mixed', 'Key', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_pairs('"GD_Mixed"', 'Key', 'sig', 0.8);
+SELECT * FROM near_dupe_pairs('"GD_Mixed"', 'key', 'sig', 0.8);
+SELECT * FROM near_dupe_groups('"GD_Mixed"', '"Key"', 'sig', 0.8);
+SELECT * FROM near_dupe_groups('"GD_Mixed"', 'Key', 'SIG', 0.8);
+DROP TABLE "GD_Mixed";
 -- Only tables and materialized views: rows are addressed by ctid.
 CREATE VIEW gd_view AS SELECT * FROM gd;
 SELECT * FROM near_dupe_pairs('gd_view', 'id', 'sig');
@@ -197,8 +210,8 @@ SELECT v.* FROM unnest(ARRAY[0.3, 0.8, 1.0]) t, pg_temp.group_violations(t) v;
 -- default cap, then, with the cap at 64kB (the engine refuses every table
 -- here but the ones of three or four rows: 53400), the SQL formulation's rows.  They
 -- agree row for row and in order: on gd with its copies, at every threshold
--- (null: the minhash.threshold setting, which % reads), with integer, text
--- and null keys and null signatures.
+-- (null here: the threshold left out, the minhash.threshold setting, which %
+-- reads), with integer, text and null keys and null signatures.
 CREATE FUNCTION pg_temp.engine_vs_sql(source regclass, key_column name, t float8)
 RETURNS TABLE (relation regclass, threshold float8, rows bigint, engine_at_64kb text, differences bigint)
 LANGUAGE plpgsql AS $$
@@ -207,13 +220,20 @@ DECLARE
 	engine_refusal text;
 	by_sql text[];
 BEGIN
-	SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text ORDER BY n) INTO engine
-	  FROM near_dupe_groups(source, key_column, 'sig', t) WITH ORDINALITY g(group_id, key, pivot, resemblance, n);
+	IF t IS NULL THEN
+		SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text ORDER BY n) INTO engine
+		  FROM near_dupe_groups(source, key_column, 'sig') WITH ORDINALITY g(group_id, key, pivot, resemblance, n);
+	ELSE
+		SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text ORDER BY n) INTO engine
+		  FROM near_dupe_groups(source, key_column, 'sig', t) WITH ORDINALITY g(group_id, key, pivot, resemblance, n);
+	END IF;
 	PERFORM pg_catalog.set_config('minhash.group_memory', '64kB', true);
-	engine_refusal := pg_temp.sqlstate(format('SELECT near_dupe_groups(%L, %L, ''sig'', %L)', source, key_column, t));
+	engine_refusal := pg_temp.sqlstate(format('SELECT near_dupe_groups(%L, %L, ''sig''%s)', source, key_column,
+											  CASE WHEN t IS NULL THEN '' ELSE format(', %L', t) END));
 	PERFORM pg_catalog.set_config('enable_hashagg', 'off', true);
 	PERFORM pg_catalog.set_config('enable_mergejoin', 'off', true);
-	EXECUTE format('SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text) FROM (%s) g', near_dupe_query(source, key_column, 'sig', t, true)) INTO by_sql;
+	EXECUTE format('SELECT array_agg((g.group_id, g.key, g.pivot, g.resemblance)::text) FROM (%s) g',
+				   near_dupe_query(source, key_column, 'sig', coalesce(t, minhash_threshold()), true)) INTO by_sql;
 	RESET minhash.group_memory;
 	RESET enable_hashagg;
 	RESET enable_mergejoin;

@@ -240,6 +240,53 @@ COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, doub
 -- Pairs and groups of a table
 -------------------------------------------------------------------------------
 
+-- The default threshold of near_dupe_groups, near_dupe_pairs and
+-- near_dupe_query.  Their threshold is never null: a null there is most
+-- often a key type given in the threshold's place
+-- (near_dupe_groups(source, key, sig, NULL::bigint) resolves to the form
+-- with text keys, bigint converting to double precision), and is refused.
+-- current_setting('minhash.threshold') cannot stand in: it prints the
+-- setting to six significant digits.
+CREATE FUNCTION @extschema@.minhash_threshold() RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_threshold' LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_threshold() IS 'the setting minhash.threshold, exactly as the % operator reads it: the default threshold of near_dupe_groups, near_dupe_pairs and near_dupe_query';
+
+-- The SQL that near_dupe_query and the reports build runs under a pinned
+-- search_path, which may not hold a key type's operators (citext's, contrib
+-- isn's isbn13): they are named by schema, as the type cache finds them for
+-- ORDER BY and for near_dupe_groups' own ranking (src/minhash_key_operators.c).
+CREATE FUNCTION @extschema@.near_dupe_key_operators(key_type regtype, OUT lt text, OUT eq text)
+	AS 'MODULE_PATHNAME', 'minhash_key_operators' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_key_operators(regtype) IS 'the ordering and equality operators of a key type, as OPERATOR(schema.name) (null where it has none): how near_dupe_query and the reports compare keys';
+
+-- Column names are name arguments: taken as written, with no case folding
+-- and no quote removal, unlike the table, a regclass that PostgreSQL parses
+-- as SQL ('"MyDocs"').  When a column is not found the hint says so, and
+-- names the columns the user probably meant: one spelled the same once
+-- quotes are removed or case is ignored.
+CREATE FUNCTION @extschema@.near_dupe_column_hint(relation regclass, column_name name) RETURNS text
+	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+BEGIN
+	RETURN (
+SELECT 'Column names are taken as written, case and all, without quotes'
+	   || coalesce(': write ' || pg_catalog.string_agg(pg_catalog.quote_literal(a.attname::text), ' or ' ORDER BY a.attnum), '')
+	   || '.'
+  FROM (SELECT CASE WHEN column_name::text LIKE '"%"' AND pg_catalog.length(column_name::text) > 1
+					THEN pg_catalog.replace(pg_catalog.substr(column_name::text, 2, pg_catalog.length(column_name::text) - 2), '""', '"')
+					ELSE column_name::text END AS unquoted) n
+  LEFT JOIN pg_catalog.pg_attribute a
+	ON a.attrelid = relation AND a.attnum > 0 AND NOT a.attisdropped
+   AND a.attname::text <> column_name::text
+   AND pg_catalog.lower(a.attname::text) = pg_catalog.lower(n.unquoted));
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_column_hint(regclass, name) IS 'the hint of a column name not found in a relation: names are taken as written, and the columns spelled the same but for quotes or case';
+
 -- One rule: no function of the extension resolves a name through the
 -- caller's search_path, where an operator or function with no exact match
 -- in pg_catalog (oid = regclass, float8 >= integer, float8 - numeric,
@@ -296,13 +343,13 @@ BEGIN
 	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, relation
-			USING ERRCODE = 'undefined_column';
+			USING ERRCODE = 'undefined_column', HINT = @extschema@.near_dupe_column_hint(source, key_column);
 	END IF;
 	SELECT a.atttypid, a.atttypmod INTO sig_type, sig_typmod FROM pg_catalog.pg_attribute a
 	 WHERE a.attrelid = source AND a.attname = sig_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', sig_column, relation
-			USING ERRCODE = 'undefined_column';
+			USING ERRCODE = 'undefined_column', HINT = @extschema@.near_dupe_column_hint(source, sig_column);
 	END IF;
 	IF sig_type <> '@extschema@.minhash'::pg_catalog.regtype THEN
 		RAISE EXCEPTION 'column "%" is of type %, not minhash', sig_column,
@@ -340,21 +387,24 @@ END
 $function$;
 
 -- near_dupe_query, pinned.  Its query compares keys with the key type's
--- btree operators, named by schema: an unqualified < or IS NOT DISTINCT
--- FROM would, under the pinned path, miss a key type's own operators
--- (citext's, in the caller's schema) and compare as text.
+-- operators, named by schema (near_dupe_key_operators): an unqualified < or
+-- IS NOT DISTINCT FROM would, under the pinned path, miss a key type's own
+-- operators (citext's, in the caller's schema) and compare as text.  Its
+-- threshold defaults to minhash_threshold() and is never null, as in
+-- near_dupe_groups and near_dupe_pairs; the query carries it as a constant,
+-- written with every digit (extra_float_digits), so that it verifies at the
+-- very threshold its band layout was chosen for.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_query(source regclass, key_column name, sig_column name,
-								threshold double precision DEFAULT NULL, groups boolean DEFAULT false)
+								threshold double precision DEFAULT @extschema@.minhash_threshold(), groups boolean DEFAULT false)
 	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp
+	SET extra_float_digits = 3
 	AS $function$
 DECLARE
 	stats record;
-	layout_threshold double precision;
 	verify text;
 	layout record;
 	pairs_query text;
-	key_base oid;
 	key_lt text;
 	key_eq text;
 BEGIN
@@ -362,57 +412,34 @@ BEGIN
 		RAISE EXCEPTION 'groups must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
+	IF threshold IS NULL THEN
+		RAISE EXCEPTION 'threshold must not be null'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a threshold between 0 and 1, or leave it out for the setting minhash.threshold.';
+	END IF;
 	SELECT * INTO stats FROM @extschema@.near_dupe_check(source, key_column, sig_column, threshold);
 
-	-- Keys compare by their type's default btree order, as near_dupe_groups
-	-- and ORDER BY compare them: its < and = by schema, since the pinned
-	-- path may not hold them (citext); pg_catalog's serve the types whose
-	-- order comes from a related type (varchar, enums, arrays, records).
-	key_base := stats.key_type;
-	WHILE (SELECT t.typtype = 'd' FROM pg_catalog.pg_type t WHERE t.oid = key_base) LOOP
-		SELECT t.typbasetype INTO key_base FROM pg_catalog.pg_type t WHERE t.oid = key_base;
-	END LOOP;
-	SELECT pg_catalog.format('OPERATOR(%I.%s)', lt_ns.nspname, lt.oprname),
-		   pg_catalog.format('OPERATOR(%I.%s)', eq_ns.nspname, eq.oprname)
-	  INTO key_lt, key_eq
-	  FROM pg_catalog.pg_opclass c
-	  JOIN pg_catalog.pg_am m ON m.oid = c.opcmethod AND m.amname = 'btree'
-	  JOIN pg_catalog.pg_amop lt_op ON lt_op.amopfamily = c.opcfamily AND lt_op.amopstrategy = 1
-		   AND lt_op.amoplefttype = c.opcintype AND lt_op.amoprighttype = c.opcintype
-	  JOIN pg_catalog.pg_operator lt ON lt.oid = lt_op.amopopr
-	  JOIN pg_catalog.pg_namespace lt_ns ON lt_ns.oid = lt.oprnamespace
-	  JOIN pg_catalog.pg_amop eq_op ON eq_op.amopfamily = c.opcfamily AND eq_op.amopstrategy = 3
-		   AND eq_op.amoplefttype = c.opcintype AND eq_op.amoprighttype = c.opcintype
-	  JOIN pg_catalog.pg_operator eq ON eq.oid = eq_op.amopopr
-	  JOIN pg_catalog.pg_namespace eq_ns ON eq_ns.oid = eq.oprnamespace
-	 WHERE c.opcdefault AND c.opcintype = key_base;
+	-- Keys compare by their type's own order, as near_dupe_groups and ORDER
+	-- BY compare them.  A type without one fails in the query's ORDER BY,
+	-- with PostgreSQL's error.
+	SELECT o.lt, o.eq INTO key_lt, key_eq FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
 
-	-- The threshold, and the band layout that finds every pair at it: the
-	-- engine's pigeonhole layout (mh_pigeonhole_layout, through
-	-- lsh_index_layout) with the index's spare bands, a pair being a
-	-- candidate when it shares min_bands of them.  near_dupe_groups takes the
-	-- same layout with no spare bands (a candidate shares one band): both
-	-- find every pair at the threshold, so both walk the same pairs.  Spare
-	-- bands cost the engine memory, and save this query the candidates that
-	-- share one band by chance.  With no threshold given, the pairs are those
-	-- of % (the setting itself), and the layout is taken a hair lower, still
-	-- above 0 for a setting above 0, since SHOW rounds the setting.
-	IF threshold IS NULL THEN
-		layout_threshold := pg_catalog.current_setting('minhash.threshold')::double precision;
-		layout_threshold := CASE WHEN layout_threshold > 0
-								 THEN greatest(layout_threshold - 1e-6, layout_threshold / 2) ELSE 0 END;
-		verify := format('sa.%1$I OPERATOR(@extschema@.%%) sb.%1$I', sig_column);
-	ELSE
-		layout_threshold := threshold;
-		verify := format('@extschema@.resemblance(sa.%1$I, sb.%1$I) >= %2$L::double precision', sig_column, threshold);
-	END IF;
+	-- The band layout that finds every pair at the threshold: the engine's
+	-- pigeonhole layout (mh_pigeonhole_layout, through lsh_index_layout)
+	-- with the index's spare bands, a pair being a candidate when it shares
+	-- min_bands of them, and kept when it resembles at the threshold.
+	-- near_dupe_groups takes the same layout with no spare bands (a
+	-- candidate shares one band): both find every pair at the threshold, so
+	-- both walk the same pairs.  Spare bands cost the engine memory, and
+	-- save this query the candidates that share one band by chance.
+	verify := format('@extschema@.resemblance(sa.%1$I, sb.%1$I) >= %2$L::double precision', sig_column, threshold);
 	IF stats.signed < 2 THEN
 		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
 					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
 					   || 'NULL::double precision AS resemblance WHERE false';
-	ELSIF layout_threshold = 0 AND groups THEN
+	ELSIF threshold = 0 AND groups THEN
 		-- At threshold 0 no layout finds the pairs, and none is needed: every
 		-- pair qualifies, so the walk's first pivot, the best-ranked row,
 		-- takes every other row (as near_dupe_groups does).  Its pairs are
@@ -429,7 +456,7 @@ BEGIN
 	 WHERE NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = sb.ctid) AND %4$s$q$,
 			source, key_column, sig_column, verify);
 	ELSE
-		SELECT * INTO layout FROM @extschema@.lsh_index_layout(layout_threshold, stats.num_perm);
+		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm);
 		pairs_query := format($q$
 	WITH band_keys AS (
 		SELECT s.ctid AS tid, k.band_key
@@ -552,6 +579,15 @@ COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double pre
 -- the engine's pigeonhole layout; sql/group_sql.sql checks they give the
 -- same rows on every input the engine accepts, and sql/group.sql exactly
 -- where near_dupe_groups refuses.
+-- The threshold defaults to minhash_threshold() instead of null, and a
+-- null one is refused (src/minhash_near_dupe_threshold.c).  The library
+-- also serves the 1.0 definition (DEFAULT NULL) until the update: there a
+-- null threshold is still the setting.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, sig_column name,
+								 threshold double precision DEFAULT @extschema@.minhash_threshold())
+	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups' LANGUAGE C STABLE PARALLEL RESTRICTED;
+
 COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => true))';
 
 -- Keys in their own type, joinable to the source without a cast: the
@@ -595,11 +631,11 @@ COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double pr
 -- groups => false) stays: the exact pairs as one SQL statement within
 -- work_mem, the path for a table beyond minhash.group_memory.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
-								threshold double precision DEFAULT NULL)
+								threshold double precision DEFAULT @extschema@.minhash_threshold())
 	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
 	AS 'MODULE_PATHNAME', 'minhash_near_dupe_pairs' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (null: minhash.threshold), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (default minhash_threshold(), the setting), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory, up to minhash.group_memory (beyond it, run near_dupe_query(..., groups => false))';
 
 CREATE FUNCTION @extschema@.near_dupe_pairs(source regclass, key_column name, sig_column name,
 								threshold double precision, key_type anyelement,
@@ -751,33 +787,174 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_histogram(regclass) IS 'number of groups and documents per group size, with a bar of the number of groups on a log scale (ln(groups + 1); the longest is 40 wide)';
 
--- Resemblances rounded to 3 decimals for reading; keys typed or text.
-CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_stats(group_table regclass)
-	RETURNS TABLE(group_id bigint, pivot text, size bigint, avg_resemblance double precision,
+-- Resemblances rounded to 3 decimals for reading.  The pivot's own row is
+-- left out of the averages: the one row of each group whose key is the
+-- pivot's (with the highest resemblance, if several are), and no other.  A
+-- member's key can equal the pivot's: keys that compare equal but print
+-- differently (1.0 and 1.00 as numeric), or a key column that is not
+-- unique.  Keys are matched by their text, as near_dupe_groups wrote them,
+-- so that no key type's operators are needed.  The pivot comes back in the
+-- type of key_type (near_dupe_groups' convention, NULL::bigint), which must
+-- be that of the group table's pivot column, its domain's base type, or
+-- text; the version of 1.0, without key_type, returns it as text.
+CREATE FUNCTION @extschema@.near_dupe_group_stats(group_table regclass, key_type anyelement)
+	RETURNS TABLE(group_id bigint, pivot anyelement, size bigint, avg_resemblance double precision,
 				  min_resemblance double precision)
-	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
 DECLARE
 	problem record;
+	result_type oid := pg_catalog.pg_typeof(key_type);
+	pivot_type oid;
+	pivot_base oid;
 BEGIN
+	IF group_table IS NULL THEN
+		RAISE EXCEPTION 'group_table must not be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
 	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
 	END IF;
-	-- The pivot's resemblance to itself (1) is left out of the averages.
+	SELECT a.atttypid INTO pivot_type FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = group_table AND a.attname = 'pivot' AND a.attnum > 0 AND NOT a.attisdropped;
+	pivot_base := pivot_type;
+	WHILE (SELECT t.typtype = 'd' FROM pg_catalog.pg_type t WHERE t.oid = pivot_base) LOOP
+		SELECT t.typbasetype INTO pivot_base FROM pg_catalog.pg_type t WHERE t.oid = pivot_base;
+	END LOOP;
+	IF result_type NOT IN (pivot_type, pivot_base, 'pg_catalog.text'::pg_catalog.regtype) THEN
+		RAISE EXCEPTION 'key_type % does not match column "pivot" of relation "%", of type %',
+			result_type::pg_catalog.regtype, (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = group_table),
+			pivot_type::pg_catalog.regtype
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = format('Pass NULL::%s as key_type (or NULL::text for the pivot as text).', pivot_type::pg_catalog.regtype);
+	END IF;
+	-- One aggregation, no sort of the whole table: the pivot's own row is
+	-- left out by arithmetic.  Among the rows whose key is the pivot's (kp),
+	-- it is the one with the highest resemblance (a null one first, as
+	-- ORDER BY resemblance DESC takes it); the others are members.  One pivot
+	-- per group; should a table hold several, the least as text.  The typed
+	-- pivot is the row that prints as that one.
 	RETURN QUERY EXECUTE format($q$
-		SELECT g.group_id::bigint, min(g.pivot::text), count(*),
-			   round(avg(g.resemblance::double precision) FILTER (WHERE g.key IS DISTINCT FROM g.pivot)::numeric, 3)::double precision,
-			   round(min(g.resemblance::double precision) FILTER (WHERE g.key IS DISTINCT FROM g.pivot)::numeric, 3)::double precision
-		  FROM %s g GROUP BY g.group_id HAVING count(*) > 1
-		 ORDER BY count(*) DESC, g.group_id
-		$q$, group_table);
+		WITH r AS (
+			SELECT g.group_id::bigint AS group_id, g.pivot, g.pivot::text AS pivot_text,
+				   g.resemblance::double precision AS resemblance,
+				   g.key::text IS NOT DISTINCT FROM g.pivot::text AS kp
+			  FROM %1$s g
+		), s AS (
+			SELECT r.group_id, pg_catalog.count(*) AS size, min(r.pivot_text) AS pivot_text,
+				   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) = 0
+							 OR pg_catalog.count(*) FILTER (WHERE r.kp AND r.resemblance IS NULL) > 0
+						THEN sum(r.resemblance) / nullif(pg_catalog.count(r.resemblance), 0)
+						ELSE (sum(r.resemblance) - max(r.resemblance) FILTER (WHERE r.kp))
+							 / nullif(pg_catalog.count(r.resemblance) - 1, 0) END AS avg_resemblance,
+				   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) = 0
+							 OR pg_catalog.count(*) FILTER (WHERE r.kp AND r.resemblance IS NULL) > 0
+						THEN min(r.resemblance)
+						ELSE least(min(r.resemblance) FILTER (WHERE NOT r.kp),
+								   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) > 1
+										THEN min(r.resemblance) FILTER (WHERE r.kp) END) END AS min_resemblance
+			  FROM r GROUP BY r.group_id HAVING pg_catalog.count(*) > 1
+		)
+		SELECT s.group_id, %2$s, s.size,
+			   round(s.avg_resemblance::numeric, 3)::double precision,
+			   round(s.min_resemblance::numeric, 3)::double precision
+		  FROM s%3$s
+		 ORDER BY s.size DESC, s.group_id
+		$q$, group_table,
+		CASE WHEN result_type = 'pg_catalog.text'::pg_catalog.regtype THEN 's.pivot_text'
+			 ELSE format('CAST(p.pivot AS %s)', pg_catalog.format_type(result_type, NULL)) END,
+		CASE WHEN result_type = 'pg_catalog.text'::pg_catalog.regtype THEN ''
+			 ELSE ' LEFT JOIN (SELECT DISTINCT ON (r.group_id) r.group_id, r.pivot FROM r ORDER BY r.group_id, r.pivot_text) p'
+				  || ' ON p.group_id = s.group_id' END);
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot, size, and the average and minimum resemblance of its members to the pivot (3 decimals)';
+COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass, anyelement) IS 'each group of two or more documents: its pivot in the type of key_type (NULL::bigint), size, and the average and minimum resemblance of its members to the pivot (3 decimals)';
+
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_stats(group_table regclass)
+	RETURNS TABLE(group_id bigint, pivot text, size bigint, avg_resemblance double precision,
+				  min_resemblance double precision)
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	AS $function$
+SELECT * FROM @extschema@.near_dupe_group_stats(group_table, NULL::pg_catalog.text)
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot (as text), size, and the average and minimum resemblance of its members to the pivot (3 decimals); near_dupe_group_stats(group_table, NULL::bigint) returns the pivot in the key''s type';
+
+-- A document of a group, found in source by its key as the group table
+-- holds it (text): by the key type's own equality (near_dupe_key_operators,
+-- so that an index on the key serves), among equal keys the one whose text
+-- is the key's (1.00 and 1.0 are equal numerics), and a null key by IS
+-- NULL.  A key must name one row: none is an error, and so are two, since
+-- the report cannot tell whose document the group holds.  The error comes
+-- back rather than raised, as near_dupe_group_table_problem's does.
+CREATE FUNCTION @extschema@.near_dupe_document(source regclass, key_column name, text_column name,
+											   key text, group_id bigint,
+											   OUT document text, OUT sqlstate text, OUT message text, OUT hint text)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	key_type oid;
+	key_eq text;
+	condition text;
+	found_row record;
+	exact boolean;
+	matches integer := 0;
+	shown text := CASE WHEN key IS NULL THEN 'NULL'
+					   ELSE quote_literal(CASE WHEN length(key) > 40 THEN left(key, 40) || '...' ELSE key END) END;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR text_column IS NULL THEN
+		sqlstate := '22004';
+		message := 'source, key column and text column must not be null';
+		RETURN;
+	END IF;
+	SELECT a.atttypid INTO key_type FROM pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		sqlstate := '42703';
+		message := format('column "%s" of relation %s does not exist', key_column, source);
+		hint := @extschema@.near_dupe_column_hint(source, key_column);
+		RETURN;
+	END IF;
+	IF key IS NULL THEN
+		condition := format('s.%I IS NULL', key_column);
+	ELSE
+		SELECT o.eq INTO key_eq FROM @extschema@.near_dupe_key_operators(key_type) o;
+		IF key_eq IS NULL THEN
+			sqlstate := '42883';
+			message := format('could not identify an equality operator for type %s', format_type(key_type, NULL));
+			hint := 'The report finds each document by its key: use a key column of a type with equality.';
+			RETURN;
+		END IF;
+		-- the column's type without its typmod: a cast to varchar(n) would cut the key
+		condition := format('s.%1$I %2$s CAST($1 AS %3$s)', key_column, key_eq, format_type(key_type, NULL));
+	END IF;
+	FOR found_row IN EXECUTE format('SELECT s.%1$I::text AS document, s.%2$I::text IS NOT DISTINCT FROM $1 AS exact FROM %3$s s WHERE %4$s ORDER BY 2 DESC LIMIT 2',
+									text_column, key_column, source, condition)
+			USING key LOOP
+		matches := matches + 1;
+		IF matches = 1 THEN
+			document := found_row.document;
+			exact := found_row.exact;
+		ELSIF found_row.exact OR NOT exact THEN
+			document := NULL;
+			sqlstate := '21000';
+			message := format('key %s of group %s matches more than one row of relation %s', shown, group_id, source);
+			hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
+		END IF;
+	END LOOP;
+	IF matches = 0 THEN
+		sqlstate := '02000';
+		message := format('key %s of group %s not found in relation %s', shown, group_id, source);
+		hint := 'Name the table the groups were made from; if rows were deleted since, group again.';
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_document(regclass, name, name, text, bigint) IS 'for the reports on group group_id: the text of the one row of source whose key is the given one (null: the row with a null key), or the SQLSTATE, message and hint of why there is none';
 
 -- One group for review, both sides marked: each member's text with the
 -- chunks it shares with the pivot marked (marked), and the pivot's text
@@ -795,14 +972,13 @@ CREATE FUNCTION @extschema@.near_dupe_review(group_table regclass, source regcla
 	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
 	SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-	key_type text;
-	text_type text;
+	group_rows bigint;
+	pivots bigint;
 	pivot_key text;
 	pivot_text text;
 	member record;
 	member_text text;
-	fetch_text text;
-	fetched bigint;
+	found record;
 	problem record;
 BEGIN
 	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
@@ -810,35 +986,35 @@ BEGIN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
 	END IF;
-	SELECT format_type(a.atttypid, a.atttypmod) INTO key_type
-	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF key_type IS NULL THEN
+	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
-			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source);
+			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source),
+			HINT = @extschema@.near_dupe_column_hint(source, key_column);
 	END IF;
-	SELECT format_type(a.atttypid, a.atttypmod) INTO text_type
-	  FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF text_type IS NULL THEN
+	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
-			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source);
+			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source),
+			HINT = @extschema@.near_dupe_column_hint(source, text_column);
 	END IF;
 
-	EXECUTE format('SELECT min(pivot::text) FROM %s WHERE group_id = $1', group_table) INTO pivot_key USING group_id;
-	IF pivot_key IS NULL THEN
+	-- The group and its one pivot, which may be a null key (a row without
+	-- one is its own group's pivot).
+	EXECUTE format('SELECT count(*), count(DISTINCT g.pivot::text) + (count(*) > count(g.pivot))::integer, min(g.pivot::text) FROM %s g WHERE g.group_id = $1',
+				   group_table)
+		INTO group_rows, pivots, pivot_key USING group_id;
+	IF group_rows = 0 THEN
 		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
 			MESSAGE = format('group %s not found in %s', group_id, group_table);
+	ELSIF pivots > 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'data_exception',
+			MESSAGE = format('group %s of %s has %s different pivots', group_id, group_table, pivots),
+			HINT = 'A group table holds the rows of near_dupe_groups, one pivot per group: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
 	END IF;
-	-- The key cast to the column's own type, so that an index on it serves.
-	fetch_text := format('SELECT %I::text FROM %s WHERE %I = CAST($1 AS %s)', text_column, source, key_column, key_type);
-	EXECUTE fetch_text INTO pivot_text USING pivot_key;
-	GET DIAGNOSTICS fetched = ROW_COUNT;
-	IF fetched = 0 THEN
-		RAISE EXCEPTION 'key % of group % not found in relation %', quote_literal(
-				CASE WHEN length(pivot_key) > 40 THEN left(pivot_key, 40) || '...' ELSE pivot_key END),
-			group_id, source
-			USING ERRCODE = 'no_data_found',
-				  HINT = 'Name the table the groups were made from; if rows were deleted since, group again.';
+	SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
+	IF found.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 	END IF;
+	pivot_text := found.document;
 
 	key := pivot_key;
 	role := 'pivot';
@@ -850,19 +1026,27 @@ BEGIN
 	pivot_marked := NULL;
 	RETURN NEXT;
 
-	-- Keys as text and resemblances as double precision, whatever the group
-	-- table's types (typed keys, a real resemblance): one plan serves all.
-	FOR member IN EXECUTE format('SELECT g.key::text AS key, g.resemblance::double precision AS resemblance FROM %s g WHERE g.group_id = $1 AND g.key IS DISTINCT FROM g.pivot ORDER BY g.resemblance DESC, g.key', group_table)
+	-- Every row but the pivot's own: the one whose key is the pivot's (the
+	-- highest resemblance if several are).  A member's key can equal the
+	-- pivot's (1.00 and 1.0 as numeric, or a key column that is not
+	-- unique), so rows are told apart by position, not by key.  Keys as
+	-- text and resemblances as double precision, whatever the group table's
+	-- types (typed keys, a real resemblance): one plan serves all.
+	FOR member IN EXECUTE format($q$
+		SELECT m.key, m.resemblance
+		  FROM (SELECT g.key::text AS key, g.key AS typed_key, g.resemblance::double precision AS resemblance,
+					   g.key::text IS NOT DISTINCT FROM g.pivot::text
+					   AND row_number() OVER (PARTITION BY g.key::text IS NOT DISTINCT FROM g.pivot::text
+											  ORDER BY g.resemblance DESC) = 1 AS pivot_row
+				  FROM %s g WHERE g.group_id = $1) m
+		 WHERE NOT m.pivot_row
+		 ORDER BY m.resemblance DESC, m.typed_key$q$, group_table)
 			USING group_id LOOP
-		EXECUTE fetch_text INTO member_text USING member.key;
-		GET DIAGNOSTICS fetched = ROW_COUNT;
-		IF fetched = 0 THEN
-			RAISE EXCEPTION 'key % of group % not found in relation %', quote_literal(
-					CASE WHEN length(member.key) > 40 THEN left(member.key, 40) || '...' ELSE member.key END),
-				group_id, source
-				USING ERRCODE = 'no_data_found',
-					  HINT = 'Name the table the groups were made from; if rows were deleted since, group again.';
+		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, member.key, group_id);
+		IF found.message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 		END IF;
+		member_text := found.document;
 		key := member.key;
 		role := 'member';
 		resemblance := round(member.resemblance::numeric, 3);

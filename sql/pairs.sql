@@ -27,8 +27,9 @@ UPDATE pd SET sig = minhash(body) WHERE body IS NOT NULL;
 SELECT count(*) AS rows, count(sig) AS signed, count(*) FILTER (WHERE minhash_size(sig) = 0) AS empty FROM pd;
 
 -- Exact: the pairs, resemblances and order of the brute-force self-join
--- (a.id < b.id, nulls last), at thresholds across the range; with threshold
--- null, those of % at the minhash.threshold setting.
+-- (a.id < b.id, nulls last), at thresholds across the range; with the
+-- threshold left out, those of % at the minhash.threshold setting (and
+-- minhash_threshold() is that setting).
 -- (Pairs of equal keys, here the two null keys, may come in either order
 -- among themselves.)
 CREATE FUNCTION pg_temp.out_of_order(source regclass, t float8) RETURNS bigint LANGUAGE sql AS $$
@@ -50,7 +51,7 @@ BEGIN
 	RETURN QUERY SELECT t, (SELECT count(*) FROM found), (SELECT count(*) FROM brute),
 	                    (SELECT count(*) FROM (SELECT * FROM brute EXCEPT ALL SELECT * FROM found) m),
 	                    (SELECT count(*) FROM (SELECT * FROM found EXCEPT ALL SELECT * FROM brute) e),
-	                    pg_temp.out_of_order('pd', NULL);
+	                    pg_temp.out_of_order('pd', minhash_threshold());
 	DROP TABLE found, brute;
 END $$;
 SELECT v.* FROM unnest(ARRAY[0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99, 1.0]) t,

@@ -38,8 +38,40 @@ INSERT INTO reports_nulls VALUES ('2024-01-02', minhash('a b c d e f g h i j'::t
 								 ('2024-01-01', NULL);
 SELECT * FROM near_dupe_groups('reports_nulls', 'k', 'sig', 0.5, NULL::date);
 SELECT * FROM near_dupe_pairs('reports_nulls', 'k', 'sig', 0.5, NULL::date);
--- The setting's threshold: threshold null.
+-- The setting's threshold: minhash_threshold().  A null threshold is
+-- refused, here and in every form.
+SELECT count(*) FROM near_dupe_groups('reports_nulls', 'k', 'sig', minhash_threshold(), NULL::date);
 SELECT count(*) FROM near_dupe_groups('reports_nulls', 'k', 'sig', NULL, NULL::date);
+SELECT count(*) FROM near_dupe_pairs('reports_nulls', 'k', 'sig', NULL, NULL::date, recall => 0.9);
+-- The key type in the threshold's place: the four-argument form takes it
+-- as a null threshold (bigint converts to double precision), and says so.
+SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', NULL::bigint);
+SELECT * FROM near_dupe_pairs('reports_docs', 'id', 'sig', NULL::bigint);
+SELECT near_dupe_query('reports_docs', 'id', 'sig', NULL);
+-- Left out, the threshold is the setting, exactly as % reads it; SHOW and
+-- current_setting() round it to six digits.
+SET minhash.threshold = 0.123456789;
+SELECT current_setting('minhash.threshold'), minhash_threshold() = 0.123456789 AS exact;
+RESET minhash.threshold;
+SET minhash.threshold = 0.5;
+SELECT (SELECT count(*) FROM near_dupe_pairs('reports_docs', 'id', 'sig')) AS pairs_at_setting,
+	   (SELECT count(*) FROM reports_docs a JOIN reports_docs b ON a.id < b.id AND a.sig % b.sig) AS self_join,
+	   (SELECT count(*) FROM near_dupe_groups('reports_docs', 'id', 'sig') WHERE key <> pivot) AS members_at_setting,
+	   (SELECT count(*) FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5) WHERE key <> pivot) AS members_at_half;
+RESET minhash.threshold;
+-- Every numeric key type given after the threshold resolves to the typed
+-- form (here: a key_type that does not match the bigint column).  That is
+-- why there is no form taking recall without key_type: a (..., threshold
+-- float8, recall float8) overload would take these calls, float8 being the
+-- preferred numeric type.  recall without a key type does not exist.
+\set VERBOSITY terse
+SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL::smallint);
+SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL::numeric);
+SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL::real);
+SELECT * FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5, NULL::double precision);
+SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, recall => 0.99);
+\set VERBOSITY default
+SELECT count(*) FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL::text, recall => 0.99);
 -- key_type must be the key column's type.
 SELECT * FROM near_dupe_groups('reports_docs', 'id', 'sig', 0.5, NULL::integer);
 SELECT * FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5, NULL::integer);
@@ -142,3 +174,119 @@ DROP VIEW reports_view;
 DROP SEQUENCE reports_sequence;
 DROP TABLE reports_no_group_id, reports_text_group_id, reports_no_pivot, reports_mixed_keys, reports_text_resemblance;
 DROP TABLE reports_docs, reports_groups, reports_text_groups;
+
+-- Reports on unusual keys.  Three documents whose numeric keys are equal
+-- but written differently (1.0, 1.00, 1.000) form one group of three: the
+-- pivot's row is the one row whose key is the pivot's as written, every
+-- other row is a member, and each document is the one whose key is written
+-- as the group table holds it.
+CREATE TABLE reports_equal_keys (k numeric, body text, sig minhash);
+INSERT INTO reports_equal_keys (k, body)
+SELECT ('1.' || repeat('0', i))::numeric,
+	   'the same long memo about the budget review of the third quarter with the figures attached variant ' || i
+  FROM generate_series(1, 3) i;
+INSERT INTO reports_equal_keys (k, body) VALUES (2, 'something else entirely, about the weather in spring');
+UPDATE reports_equal_keys SET sig = minhash(body);
+CREATE TABLE reports_equal_groups AS SELECT * FROM near_dupe_groups('reports_equal_keys', 'k', 'sig', 0.5, NULL::numeric);
+CREATE TABLE reports_equal_text_groups AS SELECT * FROM near_dupe_groups('reports_equal_keys', 'k', 'sig', 0.5);
+SELECT * FROM reports_equal_groups;
+SELECT key, role, resemblance, right(marked, 1) AS variant
+  FROM near_dupe_group_detail('reports_equal_groups', 'reports_equal_keys', 'k', 'body', 1);
+SELECT count(*) AS differing_detail FROM (
+	(SELECT * FROM near_dupe_group_detail('reports_equal_groups', 'reports_equal_keys', 'k', 'body', 1))
+	EXCEPT ALL (SELECT * FROM near_dupe_group_detail('reports_equal_text_groups', 'reports_equal_keys', 'k', 'body', 1))) x;
+-- The averages leave out the pivot's own row only.
+SELECT * FROM near_dupe_group_stats('reports_equal_groups');
+SELECT round(avg(resemblance)::numeric, 3) AS members_avg FROM reports_equal_groups WHERE group_id = 1 AND key::text <> pivot::text;
+-- Null keys: a pivot whose key is null, a member whose key is null.  A null
+-- key names the one row of the source whose key is null.
+CREATE TABLE reports_null_pivot (k integer, body text, sig minhash);
+INSERT INTO reports_null_pivot (k, body) VALUES
+	(NULL, 'the pivot has no key and the most words of all the memos in this table'),
+	(7, 'the pivot has no key and the most words of all the memos in this');
+CREATE TABLE reports_null_member (k integer, body text, sig minhash);
+INSERT INTO reports_null_member (k, body) VALUES
+	(8, 'a member without a key, and a pivot with one and more words than it'),
+	(NULL, 'a member without a key, and a pivot with one and more words than');
+UPDATE reports_null_pivot SET sig = minhash(body);
+UPDATE reports_null_member SET sig = minhash(body);
+CREATE TABLE reports_null_pivot_groups AS SELECT * FROM near_dupe_groups('reports_null_pivot', 'k', 'sig', 0.5, NULL::integer);
+CREATE TABLE reports_null_member_groups AS SELECT * FROM near_dupe_groups('reports_null_member', 'k', 'sig', 0.5);
+SELECT * FROM reports_null_pivot_groups;
+SELECT key, role, resemblance, left(marked, 20) AS text
+  FROM near_dupe_group_detail('reports_null_pivot_groups', 'reports_null_pivot', 'k', 'body', 1);
+SELECT key, role, resemblance, left(marked, 20) AS text
+  FROM near_dupe_group_detail('reports_null_member_groups', 'reports_null_member', 'k', 'body', 1);
+-- A key that names more than one row, or none: an error each.
+INSERT INTO reports_null_member (k, body) VALUES (NULL, 'another row without a key');
+SELECT * FROM near_dupe_group_detail('reports_null_member_groups', 'reports_null_member', 'k', 'body', 1);
+DELETE FROM reports_null_member WHERE k IS NULL;
+SELECT * FROM near_dupe_group_detail('reports_null_member_groups', 'reports_null_member', 'k', 'body', 1);
+-- A key column that is not unique: the member's document cannot be told.
+CREATE TABLE reports_kinds (kind text, body text);
+INSERT INTO reports_kinds VALUES ('memo', 'one'), ('memo', 'two'), ('memo', 'three');
+CREATE TABLE reports_kind_groups (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO reports_kind_groups VALUES (1, 'memo', 'memo', 1), (1, 'memo', 'memo', 0.9), (1, 'memo', 'memo', 0.8);
+SELECT * FROM near_dupe_group_detail('reports_kind_groups', 'reports_kinds', 'kind', 'body', 1);
+SELECT * FROM near_dupe_group_stats('reports_kind_groups');
+-- The stats leave out exactly one row per group, the pivot's own: the
+-- highest resemblance among the rows with the pivot's key (a null one
+-- first), none if no row has it.  Against that definition, written with a
+-- window, on groups of every shape.
+CREATE TABLE reports_shapes (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO reports_shapes VALUES
+	(1, 'p', 'p', 1), (1, 'a', 'p', 0.9), (1, 'b', 'p', 0.7),
+	(2, 'p', 'p', 1), (2, 'p', 'p', 0.6), (2, 'p', 'p', 0.8), (2, 'c', 'p', 0.9),
+	(3, 'a', 'p', 0.9), (3, 'b', 'p', 0.5),
+	(4, 'p', 'p', NULL), (4, 'p', 'p', 0.7), (4, 'a', 'p', 0.4),
+	(5, 'p', 'p', 1), (5, 'a', 'p', NULL), (5, 'b', 'p', 0.75),
+	(6, 'p', 'p', 1), (6, 'p', 'p', 1),
+	(7, NULL, NULL, 1), (7, NULL, NULL, 0.5), (7, 'x', NULL, 0.6),
+	(8, 'q', 'q', 1);
+SELECT * FROM near_dupe_group_stats('reports_shapes') ORDER BY group_id;
+SELECT count(*) AS differing_from_definition FROM (
+	(SELECT * FROM near_dupe_group_stats('reports_shapes'))
+	EXCEPT ALL
+	(SELECT group_id, min(pivot), count(*),
+			round(avg(resemblance) FILTER (WHERE NOT pivot_row)::numeric, 3)::float8,
+			round(min(resemblance) FILTER (WHERE NOT pivot_row)::numeric, 3)::float8
+	   FROM (SELECT g.*, g.key IS NOT DISTINCT FROM g.pivot
+						 AND row_number() OVER (PARTITION BY g.group_id, g.key IS NOT DISTINCT FROM g.pivot
+												ORDER BY g.resemblance DESC) = 1 AS pivot_row
+			   FROM reports_shapes g) w
+	  GROUP BY group_id HAVING count(*) > 1)) x;
+DROP TABLE reports_shapes;
+-- A group with two pivots is no group of near_dupe_groups.
+INSERT INTO reports_kind_groups VALUES (2, 'a', 'a', 1), (2, 'b', 'b', 1);
+SELECT * FROM near_dupe_group_detail('reports_kind_groups', 'reports_kinds', 'kind', 'body', 2);
+DROP TABLE reports_kinds, reports_kind_groups;
+
+-- Keys whose operators are not in pg_catalog: contrib isn's isbn13.  The
+-- reports run with search_path pinned to pg_catalog, and find the key's
+-- equality by the type's operator class.
+CREATE EXTENSION isn;
+CREATE TABLE reports_books (isbn isbn13 PRIMARY KEY, body text, sig minhash);
+INSERT INTO reports_books (isbn, body) VALUES
+	('978-0-306-40615-7', 'a book about the history of the printing press in europe, first edition'),
+	('978-1-4028-9462-6', 'a book about the history of the printing press in europe, second edition'),
+	('978-3-16-148410-0', 'a cookery book of soups');
+UPDATE reports_books SET sig = minhash(body);
+CREATE TABLE reports_book_groups AS SELECT * FROM near_dupe_groups('reports_books', 'isbn', 'sig', 0.5, NULL::isbn13);
+SELECT key, role, resemblance FROM near_dupe_group_detail('reports_book_groups', 'reports_books', 'isbn', 'body', 1);
+SELECT * FROM near_dupe_group_stats('reports_book_groups');
+SELECT strpos(near_dupe_review_html('reports_book_groups', 'reports_books', 'isbn', 'body', 1), 'Member 978-1-4028-9462-6') > 0 AS member_shown;
+SELECT count(*) AS lines FROM regexp_split_to_table(near_dupe_query('reports_books', 'isbn', 'sig', 0.5, true), E'\n');
+
+-- near_dupe_group_stats with a key_type: the pivot in the key's type, so
+-- that it joins the source without a cast; NULL::text gives text.
+SELECT s.group_id, s.pivot, pg_typeof(s.pivot), b.body
+  FROM near_dupe_group_stats('reports_book_groups', NULL::isbn13) s JOIN reports_books b ON b.isbn = s.pivot;
+SELECT pivot, pg_typeof(pivot) FROM near_dupe_group_stats('reports_equal_groups', NULL::numeric);
+SELECT count(*) AS differing_stats FROM (
+	(SELECT * FROM near_dupe_group_stats('reports_book_groups', NULL::text))
+	EXCEPT ALL (SELECT * FROM near_dupe_group_stats('reports_book_groups'))) x;
+SELECT * FROM near_dupe_group_stats('reports_book_groups', NULL::bigint);
+SELECT * FROM near_dupe_group_stats(NULL, NULL::bigint);
+DROP TABLE reports_equal_keys, reports_equal_groups, reports_equal_text_groups, reports_null_pivot, reports_null_member,
+	reports_null_pivot_groups, reports_null_member_groups, reports_books, reports_book_groups;
+DROP EXTENSION isn;

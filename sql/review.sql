@@ -79,4 +79,17 @@ SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', 1, 0)
 \set VERBOSITY default
 SELECT near_dupe_review_html('review_groups', 'review_docs', 'id', 'body', NULL) IS NULL AS null_group_gives_null;
 
-DROP TABLE review_docs, review_groups, review_typed, review_typed_groups;
+-- Members whose keys equal the pivot's (numerics written 1.0, 1.00,
+-- 1.000): a group of three is a pivot and two members, each its own text.
+CREATE TABLE review_equal_keys (k numeric, body text);
+INSERT INTO review_equal_keys
+SELECT ('1.' || repeat('0', i))::numeric, 'one two three four five six seven eight nine ten, copy ' || i
+  FROM generate_series(1, 3) i;
+CREATE TABLE review_equal_groups (group_id bigint, key numeric, pivot numeric, resemblance float8);
+INSERT INTO review_equal_groups VALUES (1, 1.0, 1.0, 1), (1, 1.00, 1.0, 0.9), (1, 1.000, 1.0, 0.8);
+SELECT near_dupe_review_html('review_equal_groups', 'review_equal_keys', 'k', 'body', 1) AS page \gset
+SELECT substring(:'page' FROM '<dd class="size">[0-9]+</dd>') AS size,
+	   strpos(:'page', 'class="alone"') > 0 AS shown_alone,
+	   (SELECT string_agg(m[1] || ': copy ' || m[2], ', ') FROM regexp_matches(:'page', '<h3>Member ([0-9.]+)</h3><div class="text"><mark[^>]*>[^<]*</mark> ([0-9])</div>', 'g') m) AS members;
+
+DROP TABLE review_docs, review_groups, review_typed, review_typed_groups, review_equal_keys, review_equal_groups;

@@ -293,9 +293,11 @@ DECLARE
 BEGIN
 	FOREACH threshold IN ARRAY ARRAY[0.8, NULL] LOOP
 		FOREACH groups IN ARRAY ARRAY[false, true] LOOP
-			EXECUTE 'SELECT pg_catalog.count(*) FROM (' || public.near_dupe_query('hijack_docs', 'id', 'sig', threshold, groups) || ') q'
+			EXECUTE 'SELECT pg_catalog.count(*) FROM (' ||
+					CASE WHEN threshold IS NULL THEN public.near_dupe_query('hijack_docs', 'id', 'sig', groups => groups)
+						 ELSE public.near_dupe_query('hijack_docs', 'id', 'sig', threshold, groups) END || ') q'
 				INTO rows_returned;
-			RAISE NOTICE 'near_dupe_query(threshold %, groups %): % rows', coalesce(threshold::text, 'null'), groups, rows_returned;
+			RAISE NOTICE 'near_dupe_query(threshold %, groups %): % rows', coalesce(threshold::text, 'omitted'), groups, rows_returned;
 		END LOOP;
 	END LOOP;
 END $$;
@@ -309,6 +311,7 @@ SELECT key, role FROM public.near_dupe_review('hijack_groups', 'hijack_docs', 'i
 SELECT key, role FROM public.near_dupe_review('hijack_groups', 'hijack_docs', 'id', 'no_such_column', 1);
 -- The forms with 1.0's columns, on this path too.
 SELECT * FROM public.near_dupe_summary('hijack_groups');
+SELECT group_id, pivot, size FROM public.near_dupe_group_stats('hijack_groups', NULL::text);
 SELECT key, role FROM public.near_dupe_group_detail('hijack_groups', 'hijack_docs', 'id', 'body', 1, 3, 'html');
 -- Typed keys, and group tables the reports cannot read, on this path too.
 SELECT count(*) AS typed_group_rows FROM public.near_dupe_groups('hijack_docs', 'id', 'sig', 0.8, NULL::integer);

@@ -340,6 +340,42 @@ SELECT trg_contexts('CachedPlanSource', '%flag_cycle%minhash_query%') AS kept_pl
 	   trg_contexts('minhash_flag_duplicates', 'flag_dups on flag_cycle') AS cache_entries,
 	   (SELECT dup_of FROM flag_cycle WHERE id = 41) AS dup_of_41;
 
+-- A row without a signature.  The trigger knows the signature column, not
+-- the document's: a null signature is a row with nothing to look up, and
+-- its flag is NULL (above, 80).  But when a BEFORE trigger that fires later
+-- (triggers fire in order of their names) may set the signature, the
+-- lookup would run before it: an error, not a row left unflagged.
+CREATE TABLE flag_signed (id integer PRIMARY KEY, body text, sig minhash(128), dup_of integer);
+CREATE FUNCTION trg_sign() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	NEW.sig := trg_sig(1, length(NEW.body));
+	RETURN NEW;
+END $$;
+CREATE TRIGGER flag BEFORE INSERT OR UPDATE ON flag_signed FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
+CREATE TRIGGER sign BEFORE INSERT OR UPDATE ON flag_signed FOR EACH ROW EXECUTE FUNCTION trg_sign();
+SELECT * FROM trg_error($$INSERT INTO flag_signed (id, body) VALUES (1, repeat('x', 100))$$);
+SELECT * FROM trg_error($$INSERT INTO flag_signed (id, body, sig) VALUES (1, repeat('x', 100), NULL)$$);
+-- A signature in the statement: looked up (and then replaced by the later
+-- trigger, which the flag cannot know).
+INSERT INTO flag_signed (id, body, sig) VALUES (1, repeat('x', 100), trg_sig(1, 100)) RETURNING id, dup_of;
+-- Renamed to fire first, the signing trigger sets the signature in time.
+ALTER TRIGGER sign ON flag_signed RENAME TO a_sign;
+INSERT INTO flag_signed (id, body) VALUES (2, repeat('x', 100)) RETURNING id, dup_of;
+UPDATE flag_signed SET body = repeat('y', 99) WHERE id = 2 RETURNING id, dup_of;
+-- A later trigger for the other event, a disabled one, another flagging
+-- trigger: none can set the signature of this row too late.
+CREATE TRIGGER z_sign BEFORE UPDATE ON flag_signed FOR EACH ROW EXECUTE FUNCTION trg_sign();
+CREATE TRIGGER z_disabled BEFORE INSERT ON flag_signed FOR EACH ROW EXECUTE FUNCTION trg_sign();
+ALTER TABLE flag_signed DISABLE TRIGGER z_disabled;
+CREATE TRIGGER z_flag BEFORE INSERT ON flag_signed FOR EACH ROW
+	EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.9');
+ALTER TABLE flag_signed DISABLE TRIGGER a_sign;
+INSERT INTO flag_signed (id, body) VALUES (3, 'no signature') RETURNING id, dup_of;
+SELECT * FROM trg_error($$UPDATE flag_signed SET sig = NULL WHERE id = 3$$);
+DROP TABLE flag_signed;
+DROP FUNCTION trg_sign();
+
 DROP TABLE flag_docs, flag_refs, flag_text_flag, "flag ""docs""; DROP TABLE flag_docs; --",
 	flag_bad, flag_nokey, flag_twokey, flag_modes, flag_short, flag_char, flag_narrow, flag_domain,
 	flag_change, flag_cycle;

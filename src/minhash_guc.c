@@ -1,12 +1,14 @@
 /*
  * minhash_guc.c
  *	  The settings: minhash.threshold, read by the % operator, and
- *	  minhash.group_memory, the memory near_dupe_groups() may hold.
+ *	  minhash.group_memory, the memory near_dupe_groups() may hold; and
+ *	  minhash_threshold(), the first as a number.
  */
 #include "postgres.h"
 
 #include <limits.h>
 
+#include "fmgr.h"
 #include "utils/guc.h"
 
 #include "minhash.h"
@@ -34,4 +36,18 @@ _PG_init(void)
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("minhash");
+}
+
+PG_FUNCTION_INFO_V1(minhash_threshold);
+/*
+ * minhash_threshold(): minhash.threshold as the % operator reads it.
+ * SHOW and current_setting() print a real setting to six significant
+ * digits, so current_setting('minhash.threshold')::float8 may differ from
+ * it; this is the value itself.  It is the default threshold of the
+ * grouping functions, whose threshold is otherwise never null.
+ */
+Datum
+minhash_threshold(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(minhash_similarity_threshold);
 }

@@ -91,6 +91,11 @@ literal_signature(FunctionCallInfo fcinfo, int argno, const char *caller)
 		return cache->sig;
 
 	literal = text_to_cstring(given);
+	/*
+	 * The function exists and takes a text; the text is of the wrong kind,
+	 * a document where a signature belongs: a datatype mismatch, not
+	 * undefined_function.
+	 */
 	if (!minhash_looks_like_literal(literal))
 		report_document_given(caller);
 	sig = (MinHash *) DatumGetPointer(DirectFunctionCall3(minhash_in, CStringGetDatum(literal),
@@ -144,7 +149,12 @@ minhash_literal_signature(PG_FUNCTION_ARGS)
 	PG_RETURN_MINHASH_P(result);
 }
 
-/* The error of an operator of pgvector's applied to signatures. */
+/*
+ * The error of an operator of pgvector's applied to signatures.  These
+ * operators exist only to carry the hint: the SQLSTATE is the one
+ * PostgreSQL raises without them, undefined_function, so that a client
+ * tells "no such operator for minhash" the same way either way.
+ */
 static void
 report_vector_operator(const char *operator_name)
 {

@@ -63,6 +63,13 @@ typedef struct NearDupeSource
 extern void minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys,
 										   Oid result_key_type, NearDupeSource *source);
 
+/*
+ * Refuses a null threshold (the call's fourth argument), except where the
+ * function is still minhash 1.0's near_dupe_groups (DEFAULT NULL: the
+ * setting) (minhash_near_dupe_threshold.c).
+ */
+extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo);
+
 /* Reads every row of the checked source into rows, in `into`; ends SPI. */
 extern void minhash_near_dupe_read_source(const NearDupeSource *source, GroupRows *rows,
 										  MemoryContext into);

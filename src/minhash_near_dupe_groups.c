@@ -483,6 +483,7 @@ minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys, Oid res
 	char		check_nulls[4];
 	bool		isnull;
 
+	minhash_near_dupe_check_threshold(fcinfo);
 	for (int i = 0; i < 4; i++)
 	{
 		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
@@ -537,8 +538,10 @@ minhash_near_dupe_read_source(const NearDupeSource *source, GroupRows *rows, Mem
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
  * near_dupe_groups(source regclass, key_column name, sig_column name,
- * threshold float8 DEFAULT NULL): every row in one near-duplicate group,
- * keys as text; near_dupe_groups(source, key_column, sig_column,
+ * threshold float8 DEFAULT minhash_threshold()): every row in one
+ * near-duplicate group, keys as text (1.0 declared DEFAULT NULL, and there a
+ * null threshold is the setting: minhash_near_dupe_check_threshold);
+ * near_dupe_groups(source, key_column, sig_column,
  * threshold, key_type anyelement, recall float8 DEFAULT NULL): the same,
  * keys in their own type (text: key::text, whatever the column's type), and
  * with a recall, candidates from the approximate layout (mh_recall_layout)

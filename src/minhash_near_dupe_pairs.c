@@ -208,8 +208,8 @@ emit_pairs(const GroupRows *rows, const uint32 *ordered, const PairBlock *block,
 PG_FUNCTION_INFO_V1(minhash_near_dupe_pairs);
 /*
  * near_dupe_pairs(source regclass, key_column name, sig_column name,
- * threshold float8 DEFAULT NULL): every pair of rows whose signatures'
- * resemblance reaches threshold (NULL: minhash.threshold), keys as text;
+ * threshold float8 DEFAULT minhash_threshold()): every pair of rows whose
+ * signatures' resemblance reaches threshold (never null), keys as text;
  * near_dupe_pairs(source, key_column, sig_column, threshold, key_type
  * anyelement, recall float8 DEFAULT NULL): the same, keys in their own type
  * (text: key::text, whatever the column's type), and with a recall, the

@@ -36,6 +36,7 @@
 #include "catalog/pg_am.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/executor.h"
@@ -130,18 +131,69 @@ check_trigger_call(FunctionCallInfo fcinfo)
 	return trigdata;
 }
 
-/* A user column of the table, by its exact (case-sensitive) name. */
+/*
+ * The columns a name not found probably meant, as SQL literals ('body' or
+ * 'Body'): those spelled the same once its quotes are removed and case is
+ * ignored.  Empty if none.
+ */
+static char *
+columns_meant(Relation rel, const char *name)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	size_t		length = strlen(name);
+	StringInfoData unquoted;
+	StringInfoData meant;
+
+	initStringInfo(&unquoted);
+	if (length > 1 && name[0] == '"' && name[length - 1] == '"')
+	{
+		for (size_t i = 1; i < length - 1; i++)
+		{
+			appendStringInfoChar(&unquoted, name[i]);
+			if (name[i] == '"' && i + 1 < length - 1 && name[i + 1] == '"')
+				i++;
+		}
+	}
+	else
+		appendStringInfoString(&unquoted, name);
+
+	initStringInfo(&meant);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, i);
+
+		if (attr->attisdropped || pg_strcasecmp(NameStr(attr->attname), unquoted.data) != 0)
+			continue;
+		if (meant.len > 0)
+			appendStringInfoString(&meant, " or ");
+		appendStringInfoString(&meant, quote_literal_cstr(NameStr(attr->attname)));
+	}
+	pfree(unquoted.data);
+	return meant.data;
+}
+
+/*
+ * A user column of the table, by its exact (case-sensitive) name: trigger
+ * arguments are strings, taken as written.
+ */
 static AttrNumber
 user_column(Relation rel, const char *name)
 {
 	int			attnum = SPI_fnumber(RelationGetDescr(rel), name);
 
 	if (attnum <= 0)
+	{
+		char	   *meant = columns_meant(rel, name);
+
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of relation \"%s\" does not exist",
 						name, RelationGetRelationName(rel)),
-				 errhint("Trigger arguments name columns exactly as they are spelled, without quotes.")));
+				 meant[0] != '\0' ?
+				 errhint("Trigger arguments name columns exactly as they are spelled, case and all, without quotes: write %s.",
+						 meant) :
+				 errhint("Trigger arguments name columns exactly as they are spelled, case and all, without quotes.")));
+	}
 	return (AttrNumber) attnum;
 }
 
@@ -865,12 +917,68 @@ lock_near_duplicates(Relation rel, Datum sig_datum, double threshold)
 	pfree(keys);
 }
 
+/*
+ * The first BEFORE ROW trigger on the table for this event that fires after
+ * this one (triggers fire in order of their names) and is not another
+ * flagging trigger, or NULL: one that may set the signature only after the
+ * lookup has run.
+ */
+static const char *
+later_before_trigger(TriggerData *trigdata, Oid function_oid)
+{
+	TriggerDesc *triggers = trigdata->tg_relation->trigdesc;
+	int16		event = TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) ? TRIGGER_TYPE_INSERT : TRIGGER_TYPE_UPDATE;
+	bool		after_this = false;
+
+	for (int i = 0; triggers != NULL && i < triggers->numtriggers; i++)
+	{
+		Trigger    *trigger = &triggers->triggers[i];
+		bool		enabled = SessionReplicationRole == SESSION_REPLICATION_ROLE_REPLICA ?
+			trigger->tgenabled == TRIGGER_FIRES_ON_REPLICA || trigger->tgenabled == TRIGGER_FIRES_ALWAYS :
+			trigger->tgenabled == TRIGGER_FIRES_ON_ORIGIN || trigger->tgenabled == TRIGGER_FIRES_ALWAYS;
+
+		if (trigger->tgoid == trigdata->tg_trigger->tgoid)
+			after_this = true;
+		else if (after_this && enabled && trigger->tgfoid != function_oid &&
+				 TRIGGER_TYPE_MATCHES(trigger->tgtype, TRIGGER_TYPE_ROW, TRIGGER_TYPE_BEFORE, event))
+			return trigger->tgname;
+	}
+	return NULL;
+}
+
+/*
+ * A row without a signature is not looked up: the trigger knows only the
+ * signature column, not the document's, so it cannot tell a row with no
+ * document from one whose signature is not set yet, and it flags neither.
+ * It can tell when the signature may be set after it: by a BEFORE trigger
+ * that fires later.  Then a null signature is an error, not a row left
+ * quietly unflagged.  (A generated signature column is refused when the
+ * trigger's arguments are read: it is computed after every BEFORE trigger.)
+ */
+static void
+check_null_signature(TriggerData *trigdata, const FlagTrigger *flag_trigger, Oid function_oid)
+{
+	const char *later = later_before_trigger(trigdata, function_oid);
+	const char *trigger_name = trigdata->tg_trigger->tgname;
+
+	if (later != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("signature column \"%s\" of relation \"%s\" is null when trigger \"%s\" runs",
+						NameStr(column_attr(trigdata->tg_relation, flag_trigger->config.sig_attnum)->attname),
+						RelationGetRelationName(trigdata->tg_relation), trigger_name),
+				 errdetail("Trigger \"%s\" fires after it, and may set the signature after the lookup.", later),
+				 errhint("BEFORE triggers fire in order of their names: rename them so that \"%s\" sorts after every other, and set the signature in the statement or in a trigger that fires earlier.",
+						 trigger_name)));
+}
+
 PG_FUNCTION_INFO_V1(minhash_flag_duplicates);
 /*
  * minhash_flag_duplicates(sig_column, flag_column, threshold [, key_column
  * [, 'lock' | 'nolock']]): the new row's flag column becomes the key of the
  * most similar other row whose signature resembles the new one at least at
- * the threshold, or NULL (also when the new signature is NULL).
+ * the threshold, or NULL (also when the new signature is NULL, unless a
+ * later BEFORE trigger may set it: check_null_signature).
  */
 Datum
 minhash_flag_duplicates(PG_FUNCTION_ARGS)
@@ -891,6 +999,8 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		sig = heap_getattr(tuple, flag_trigger->config.sig_attnum, desc, &sig_isnull);
+		if (sig_isnull)
+			check_null_signature(trigdata, flag_trigger, fcinfo->flinfo->fn_oid);
 		if (!sig_isnull && flag_trigger->config.lock_near_duplicates)
 			lock_near_duplicates(rel, sig, flag_trigger->config.threshold);
 		if (!sig_isnull)

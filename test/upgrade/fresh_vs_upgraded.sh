@@ -61,6 +61,10 @@ SELECT i, b, minhash(b)
 CREATE TABLE doc_groups AS SELECT * FROM near_dupe_groups('docs', 'id', 'sig', 0.8);
 SELECT count(*) FROM near_dupe_pairs('docs', 'id', 'sig', 0.8) \g /dev/null
 SELECT * FROM near_dupe_summary('doc_groups') \g /dev/null
+-- 1.0's near_dupe_groups (threshold DEFAULT NULL) on this library: a
+-- threshold left out or null is still the setting, not an error.
+SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig') \g /dev/null
+SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig', NULL) \g /dev/null
 SQL
 psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects.sql | sed 's/^/  /'
 

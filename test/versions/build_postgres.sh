@@ -17,7 +17,7 @@
 #     (orig) tarball only -- no Debian patches, a plain upstream layout;
 #   - configure --prefix=CACHE/MAJOR --without-icu --without-readline
 #     --without-zlib, make -j2, make install, plus the contrib modules of
-#     CONTRIBS (pg_trgm, postgres_fdw, citext) and the isolation tester
+#     CONTRIBS (pg_trgm, postgres_fdw, citext, isn) and the isolation tester
 #     (pg_isolation_regress for PGXS).  A contrib module added to CONTRIBS
 #     later is built into a cached server from the same tarball (PGXS).
 # It never touches Debian's own /usr/lib/postgresql or /usr/share/postgresql.
@@ -47,8 +47,8 @@ esac
 PREFIX="$CACHE/$MAJOR"
 STAMP="$PREFIX/.minhash-build-done"
 PG_CONFIG_PATH="$PREFIX/bin/pg_config"
-# The contrib modules the tests use (sql/security.sql: citext).
-CONTRIBS=(pg_trgm postgres_fdw citext)
+# The contrib modules the tests use (sql/security.sql: citext; sql/reports.sql: isn).
+CONTRIBS=(pg_trgm postgres_fdw citext isn)
 SRC_ROOT="$CACHE/src/$MAJOR"
 LOG="$CACHE/build-$MAJOR.log"
 
