@@ -124,6 +124,59 @@ SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF)
 SELECT a.id FROM prepared_docs a JOIN prepared_docs b ON a.sig %> minhash_query(b.sig, b.id / 4000.0 + 0.1) WHERE b.id = 99;
 
+-- minhash_query keeps the value it built for the arguments of its last call,
+-- so that a generic plan's scan builds it once, not once per row.  Every
+-- execution of a generic plan with other parameter values, and a scan whose
+-- arguments change from row to row, returns what resemblance() says.
+PREPARE again(minhash, float8) AS
+  SELECT (count(*), min(id), max(id))::text FROM prepared_docs WHERE resembles(sig, $1, $2);
+EXPLAIN (COSTS OFF) EXECUTE again(:'probe', 0.3);
+CREATE FUNCTION pg_temp.executions() RETURNS TABLE (run int, probe int, threshold float8, plan_says text, resemblance_says text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    probe_sig minhash;
+BEGIN
+    FOR run, probe, threshold IN
+        SELECT * FROM (VALUES (1, 99, 0.3), (2, 100, 0.3), (3, 100, 1.0), (4, 99, 1.0), (5, 99, 0.3),
+                              (6, 1234, 0.3), (7, 99, 0.3)) v ORDER BY 1
+    LOOP
+        SELECT d.sig INTO probe_sig FROM prepared_docs d WHERE d.id = probe;
+        EXECUTE format('EXECUTE again(%L, %s)', probe_sig, threshold) INTO plan_says;
+        SELECT (count(*), min(d.id), max(d.id))::text INTO resemblance_says
+          FROM prepared_docs d WHERE resemblance(d.sig, probe_sig) >= threshold;
+        RETURN NEXT;
+    END LOOP;
+END $$;
+SELECT * FROM pg_temp.executions();
+-- Within one scan: a join on resembles() is a nested loop, whose filter
+-- calls minhash_query with each pair's values: the signature and the
+-- threshold of each row of a, or one signature with two thresholds in turn.
+SET enable_bitmapscan = off;
+SET enable_indexscan = off;
+PREPARE per_row(float8) AS
+  SELECT string_agg(id || ':' || matches, ' ' ORDER BY id) FROM (
+    SELECT a.id, count(b.id) AS matches
+      FROM prepared_docs a JOIN prepared_docs b ON resembles(b.sig, a.sig, CASE WHEN a.id % 3 = 0 THEN 1.0 ELSE $1 END)
+     WHERE a.id BETWEEN 95 AND 104 GROUP BY a.id) s;
+EXECUTE per_row(0.3);
+SELECT string_agg(id || ':' || matches, ' ' ORDER BY id) AS resemblance_says FROM (
+    SELECT a.id, count(b.id) AS matches
+      FROM prepared_docs a JOIN prepared_docs b
+        ON resemblance(b.sig, a.sig) >= CASE WHEN a.id % 3 = 0 THEN 1.0 ELSE 0.3 END
+     WHERE a.id BETWEEN 95 AND 104 GROUP BY a.id) s;
+PREPARE per_threshold(minhash) AS
+  SELECT string_agg(t || ':' || matches, ' ' ORDER BY t) FROM (
+    SELECT t.t, count(b.id) AS matches
+      FROM (VALUES (0.3::float8), (1.0), (0.5)) t (t) JOIN prepared_docs b ON resembles(b.sig, $1, t.t)
+     GROUP BY t.t) s;
+EXECUTE per_threshold(:'probe');
+SELECT string_agg(t || ':' || matches, ' ' ORDER BY t) AS resemblance_says FROM (
+    SELECT t.t, count(b.id) AS matches
+      FROM (VALUES (0.3::float8), (1.0), (0.5)) t (t) JOIN prepared_docs b ON resemblance(b.sig, :'probe') >= t.t
+     GROUP BY t.t) s;
+RESET enable_bitmapscan;
+RESET enable_indexscan;
+
 RESET plan_cache_mode;
 DEALLOCATE ALL;
 

@@ -53,12 +53,69 @@ minhash_query_signature(Datum datum, double *threshold)
 	return minhash_check_stored(QUERY_SIGNATURE(query));
 }
 
+/*
+ * The query value a call site built last, kept in fn_extra (fn_mcxt).
+ * resembles(sig, $1, $2) is sig %> minhash_query($1, $2): in a generic plan
+ * the planner cannot fold minhash_query over parameters into a constant, so
+ * a sequential scan calls it for every row with the same arguments.
+ */
+typedef struct QueryCache
+{
+	Size		capacity;		/* bytes allocated at query */
+	MinHashQuery *query;		/* NULL until the first call */
+} QueryCache;
+
 PG_FUNCTION_INFO_V1(minhash_query_make);
-/* minhash_query(sig minhash, threshold float8) */
+/*
+ * minhash_query(sig minhash, threshold float8)
+ *
+ * Returns the value it built for the same arguments on the previous call, if
+ * they are the same.  The arguments are compared by content, never by
+ * address (another value may live at the same address on the next row), and
+ * the signature as stored in the argument (a short header compared as it
+ * is, an out-of-line or compressed value after detoasting), so equal bytes
+ * are equal arguments whatever their varlena header.  The value returned
+ * lives in fn_mcxt until the next call with other arguments replaces it:
+ * like a per-row result, it is read before this call site runs again.
+ */
 Datum
 minhash_query_make(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(make_query(PG_GETARG_MINHASH_P(0), minhash_check_threshold(PG_GETARG_FLOAT8(1))));
+	QueryCache *cache = (QueryCache *) fcinfo->flinfo->fn_extra;
+	struct varlena *given = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	float8		threshold = PG_GETARG_FLOAT8(1);
+	MinHash    *sig;
+	Size		size;
+
+	if (cache != NULL && cache->query != NULL &&
+		memcmp(&cache->query->threshold, &threshold, sizeof(float8)) == 0 &&
+		VARSIZE_ANY_EXHDR(given) == VARSIZE(QUERY_SIGNATURE(cache->query)) - VARHDRSZ &&
+		memcmp(VARDATA_ANY(given), VARDATA(QUERY_SIGNATURE(cache->query)),
+			   VARSIZE_ANY_EXHDR(given)) == 0)
+		PG_RETURN_POINTER(cache->query);
+
+	sig = DatumGetMinHashP(PointerGetDatum(given));
+	minhash_check_threshold(threshold);
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(QueryCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	size = offsetof(MinHashQuery, signature) + VARSIZE(sig);
+	if (cache->capacity < size)
+	{
+		MinHashQuery *bigger = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, size);
+
+		if (cache->query != NULL)
+			pfree(cache->query);
+		cache->query = bigger;
+		cache->capacity = size;
+	}
+	SET_VARSIZE(cache->query, size);
+	cache->query->reserved = 0;
+	cache->query->threshold = threshold;
+	memcpy(cache->query->signature, sig, VARSIZE(sig));
+	PG_RETURN_POINTER(cache->query);
 }
 
 PG_FUNCTION_INFO_V1(minhash_query_in);

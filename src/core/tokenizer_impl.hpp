@@ -28,10 +28,18 @@ struct AsciiFoldTable
 static constexpr AsciiFoldTable kAsciiFold{};
 
 #if defined(__SSE2__)
-// Sixteen bytes at once (SSE2 is part of x86-64): writes them folded to out
-// and returns how many leading bytes are ASCII letters or digits (0 to 16).
-// Bytes of 0x80 and above are negative as signed bytes, so they never match.
-inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *out)
+// Sixteen bytes classified at once (SSE2 is part of x86-64), the one place
+// the block paths below decide what a word byte is; it agrees with
+// kAsciiFold.  Bytes of 0x80 and above are negative as signed bytes, so they
+// are never letters or digits.
+struct Ascii16
+{
+	__m128i folded; // letters lower-cased, every other byte as it is
+	unsigned word;  // bit k: byte k is an ASCII letter or digit (bits 16..31 clear)
+	unsigned high;  // bit k: byte k is 0x80 or above
+};
+
+inline Ascii16 classify_ascii16(const unsigned char *text)
 {
 	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
 	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
@@ -39,45 +47,28 @@ inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *
 	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
 	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
 	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-	const __m128i folded =
-	    _mm_or_si128(_mm_and_si128(letter, lower), _mm_andnot_si128(letter, bytes));
-	_mm_storeu_si128(reinterpret_cast<__m128i *>(out), folded);
-	const unsigned word_bytes =
-	    static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
-	return static_cast<unsigned>(__builtin_ctz(~word_bytes)); // bits 16..31 of ~mask are set
+	Ascii16 c;
+	c.folded = _mm_or_si128(_mm_and_si128(letter, lower), _mm_andnot_si128(letter, bytes));
+	c.word = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
+	c.high = static_cast<unsigned>(_mm_movemask_epi8(bytes));
+	return c;
+}
+
+// Sixteen bytes: writes them folded to out and returns how many leading
+// bytes are ASCII letters or digits (0 to 16).
+inline unsigned fold_ascii_word_run16(const unsigned char *text, unsigned char *out)
+{
+	const Ascii16 c = classify_ascii16(text);
+	_mm_storeu_si128(reinterpret_cast<__m128i *>(out), c.folded);
+	return static_cast<unsigned>(__builtin_ctz(~c.word)); // bits 16..31 of ~word are set
 }
 
 // How many leading bytes of sixteen are ASCII separators (0 to 16): the
 // bytes up to the first ASCII letter or digit or byte of 0x80 and above.
 inline unsigned ascii_separator_run16(const unsigned char *text)
 {
-	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
-	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
-	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
-	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
-	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-	const unsigned stop = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit))) |
-	                      static_cast<unsigned>(_mm_movemask_epi8(bytes)) | 0x10000u;
-	return static_cast<unsigned>(__builtin_ctz(stop));
-}
-
-// Sixteen bytes: writes them folded to out; bit k of *word is set when byte k
-// is an ASCII letter or digit, of *high when it is 0x80 or above.
-inline void classify_ascii16(const unsigned char *text, unsigned char *out, uint64_t *word,
-                             uint64_t *high)
-{
-	const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text));
-	const __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
-	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-	                                     _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
-	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
-	                                    _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-	_mm_storeu_si128(reinterpret_cast<__m128i *>(out),
-	                 _mm_or_si128(_mm_and_si128(letter, lower), _mm_andnot_si128(letter, bytes)));
-	*word = static_cast<uint64_t>(
-	    static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit))));
-	*high = static_cast<uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(bytes)));
+	const Ascii16 c = classify_ascii16(text);
+	return static_cast<unsigned>(__builtin_ctz(c.word | c.high | 0x10000u));
 }
 
 // Between words, with at least 64 bytes left: the whole words that lie in
@@ -92,10 +83,10 @@ inline size_t tokenize_ascii_block64(const unsigned char *text, Sink &sink)
 	uint64_t word = 0, high = 0;
 	for (unsigned k = 0; k < 4; k++)
 	{
-		uint64_t w, h;
-		classify_ascii16(text + 16 * k, folded + 16 * k, &w, &h);
-		word |= w << (16 * k);
-		high |= h << (16 * k);
+		const Ascii16 c = classify_ascii16(text + 16 * k);
+		_mm_store_si128(reinterpret_cast<__m128i *>(folded + 16 * k), c.folded);
+		word |= static_cast<uint64_t>(c.word) << (16 * k);
+		high |= static_cast<uint64_t>(c.high) << (16 * k);
 	}
 	unsigned end = high != 0 ? static_cast<unsigned>(__builtin_ctzll(high)) : 64;
 	if (end == 0) return 0;

@@ -17,6 +17,14 @@
 # under another fence name (```psql, ```postgresql, ...) is refused: it
 # would go untested.
 #
+# First, without a database, test/doc/check_structure.py checks what the
+# reader follows rather than runs, in README.md and the READMEs under test/
+# it links to: every relative link reaches a file and every #anchor a
+# heading of it; every fence is closed and no block is empty; a paragraph
+# ending on a colon is followed by the code, table or list it announces; no
+# shell block uses sudo (the commands run as root on a fresh Debian, which
+# has none).  Each problem is a failure.
+#
 # Ends with `doc test: N blocks run, M outputs compared[, K failed]`; exits 1
 # if any block failed. MINHASH_DOC_README / MINHASH_DOC_DB override the file
 # and the database name (readme_doctest, dropped and created each run);
@@ -26,6 +34,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 README="${MINHASH_DOC_README:-README.md}"
 DB="${MINHASH_DOC_DB:-readme_doctest}"
 [[ -f "$README" ]] || { echo "doc test: $README not found"; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "doc test: python3 not found (apt-get install python3)"; exit 1; }
+structure_failed=0
+python3 test/doc/check_structure.py "$README" || structure_failed=1
 work="$(mktemp -d "${TMPDIR:-/tmp}/minhash-doctest.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
@@ -119,5 +130,6 @@ done
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true
 summary="doc test: $n_run blocks run, $n_compared outputs compared"
 ((n_failed == 0)) || summary+=", $n_failed failed"
+((structure_failed == 0)) || summary+=", structure checks failed (above)"
 echo "$summary"
-((n_run > 0 && n_failed == 0))
+((n_run > 0 && n_failed == 0 && structure_failed == 0))
