@@ -204,6 +204,8 @@ double		mh_containment(double resemblance, uint64_t size_a,
  * The most positions two signatures of num_perm values can disagree on while
  * their resemblance (agreeing / num_perm, in double precision) is still at
  * least threshold.  num_perm when every pair qualifies (threshold 0).
+ * Computed in integers (the rounding of the quotient decided exactly), so
+ * that the layouts built from it are the same on every build.
  */
 uint32_t	mh_max_disagreements(double threshold, uint32_t num_perm) MH_NOEXCEPT;
 
@@ -266,16 +268,18 @@ MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 
 /*
  * The approximate layout for a recall (recall => of near_dupe_groups and
- * near_dupe_pairs, the index's recall option): of every layout of bands *
- * rows <= num_perm values whose S-curve (mh_lsh_probability, a pair being a
- * candidate when one band agrees) reaches recall at resemblance
- * mh_recall_target(threshold), the one with the fewest chance candidates,
- * measured as the integral of the S-curve over [0, threshold] (datasketch's
- * false-positive weight); for each rows the fewest bands that reach it, ties
- * to fewer bands.  A pair below the target is found with lower probability.
+ * near_dupe_pairs, the index's recall option): of every layout of bands
+ * * rows <= num_perm values whose S-curve (a pair being a candidate when one
+ * band agrees) reaches recall at resemblance mh_recall_target(threshold),
+ * the one with the fewest chance candidates, measured as the integral of the
+ * S-curve over [0, threshold] (datasketch's false-positive weight); for each
+ * rows the fewest bands that reach it; ties to fewer bands, then to longer
+ * ones.  A pair below the target is found with lower probability.
  * MH_ERR_ARGUMENT for a recall outside (0, 1), MH_ERR_THRESHOLD_RANGE,
- * MH_ERR_NUM_PERM_RANGE, MH_ERR_BANDS_RANGE when no layout reaches the recall
- * (too few values).  Deterministic: the index's recall option freezes it.
+ * MH_ERR_NUM_PERM_RANGE, MH_ERR_BANDS_RANGE when
+ * no layout reaches the recall (too few values).  Computed in integers
+ * only (recall_layout.cpp), so every build returns the same layout: an
+ * approximate index's keys depend on it, so it never changes.
  */
 #define MH_RECALL_MARGIN 0.05
 

@@ -2506,22 +2506,106 @@ void test_params_and_api()
 // LSH banding
 // ---------------------------------------------------------------------------
 
+// FNV-1a over 32-bit words, to pin a long list in one literal.
+struct Fnv
+{
+	uint64_t h = 1469598103934665603ULL;
+	void mix(uint32_t x)
+	{
+		h ^= x;
+		h *= 1099511628211ULL;
+	}
+};
+
+// The approximate layout is frozen: gin_minhash_approx_ops layout 1 and
+// recall => of the grouping functions take it, and an index holds its keys.
+// It is computed in integers, so these values hold on every build; if one
+// fails, the layout changed and existing approximate indexes would miss
+// rows: keep mh_recall_layout, and make a new function and layout version.
+void test_recall_layout_golden()
+{
+	struct Row
+	{
+		uint32_t num_perm;
+		double recall;
+		uint32_t layouts[7][2]; // bands, rows at thresholds 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95
+	};
+	const Row golden[] = {
+	    {64, 0.9, {{18, 2}, {13, 3}, {12, 4}, {9, 5}, {8, 8}, {4, 16}, {3, 21}}},
+	    {64, 0.99, {{11, 1}, {13, 2}, {15, 3}, {13, 4}, {10, 6}, {6, 10}, {4, 15}}},
+	    {64, 0.999, {{17, 1}, {20, 2}, {13, 2}, {13, 3}, {12, 5}, {7, 9}, {5, 11}}},
+	    {128, 0.9, {{18, 2}, {24, 4}, {19, 5}, {17, 7}, {11, 10}, {6, 21}, {4, 32}}},
+	    {128, 0.99, {{36, 2}, {26, 3}, {24, 4}, {17, 5}, {15, 8}, {8, 16}, {5, 20}}},
+	    {128, 0.999, {{53, 2}, {38, 3}, {22, 3}, {19, 4}, {18, 7}, {9, 12}, {7, 18}}},
+	    {256, 0.9, {{53, 3}, {45, 5}, {30, 6}, {22, 8}, {18, 13}, {9, 28}, {6, 42}}},
+	    {256, 0.99, {{36, 2}, {48, 4}, {38, 5}, {33, 7}, {22, 10}, {12, 21}, {8, 32}}},
+	    {256, 0.999, {{53, 2}, {38, 3}, {36, 4}, {36, 6}, {27, 9}, {14, 18}, {10, 25}}},
+	    {1024, 0.9, {{153, 4}, {83, 6}, {111, 9}, {72, 12}, {50, 19}, {22, 45}, {14, 73}}},
+	    {1024, 0.99, {{106, 3}, {165, 6}, {92, 7}, {80, 10}, {60, 16}, {27, 36}, {17, 56}}},
+	    {1024, 0.999, {{158, 3}, {134, 5}, {138, 7}, {89, 9}, {64, 14}, {31, 31}, {20, 48}}},
+	};
+	const double thresholds[7] = {0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
+	for (const Row &row : golden)
+		for (int i = 0; i < 7; i++)
+		{
+			uint32_t bands = 0, rows = 0;
+			const MhStatus status =
+			    mh_recall_layout(thresholds[i], row.recall, row.num_perm, &bands, &rows);
+			CHECK(status == MH_OK && bands == row.layouts[i][0] && rows == row.layouts[i][1],
+			      "golden recall layout at " + std::to_string(thresholds[i]) + ", recall " +
+			          std::to_string(row.recall) + ", " + std::to_string(row.num_perm) +
+			          " values: " + std::to_string(row.layouts[i][0]) + " x " +
+			          std::to_string(row.layouts[i][1]) + ", got " + std::to_string(bands) +
+			          " x " + std::to_string(rows));
+		}
+	// The whole grid: thresholds 0.01 to 1 by 0.01, six recalls, 17 sizes.
+	Fnv grid;
+	for (uint32_t n : {1u, 2u, 3u, 4u, 5u, 8u, 16u, 32u, 64u, 100u, 128u, 200u, 256u, 512u, 1024u,
+	                   4096u, 8192u})
+		for (double recall : {0.5, 0.8, 0.9, 0.95, 0.99, 0.999})
+			for (int step = 1; step <= 100; step++)
+			{
+				uint32_t bands = 0, rows = 0;
+				const MhStatus status = mh_recall_layout(step / 100.0, recall, n, &bands, &rows);
+				grid.mix(status);
+				grid.mix(status == MH_OK ? bands : 0);
+				grid.mix(status == MH_OK ? rows : 0);
+			}
+	CHECK_EQ(hex64(grid.h), hex64(0x4d7f48b1077cebe2ULL), "golden recall layouts, whole grid");
+}
+
 void test_lsh()
 {
 	g_section = "lsh";
 	// max_disagreements is the largest d with (n - d) / n >= t, exactly as the
-	// % operator evaluates it: check against brute force.
+	// % operator evaluates it in double precision, though computed in
+	// integers: check against brute force, at decimal thresholds and at every
+	// quotient (n - d) / n and the doubles either side of it, where a test
+	// rounded differently would answer differently.
 	bool exact = true;
+	auto brute_force = [](double t, uint32_t n) {
+		uint32_t brute = 0;
+		for (uint32_t d = 0; d <= n; d++)
+			if ((static_cast<double>(n) - d) / n >= t) brute = d;
+		return brute;
+	};
 	for (uint32_t n : {1u, 2u, 3u, 7u, 64u, 100u, 128u, 200u, 256u})
-		for (int step = 0; step <= 100; step++)
+		for (int step = 0; step <= 1000; step++)
+			exact = exact && mh_max_disagreements(step / 1000.0, n) == brute_force(step / 1000.0, n);
+	for (uint32_t n = 1; n <= 300; n++)
+		for (uint32_t d = 0; d <= n; d++)
 		{
-			const double t = step / 100.0;
-			uint32_t brute = 0;
-			for (uint32_t d = 0; d <= n; d++)
-				if ((static_cast<double>(n) - d) / n >= t) brute = d;
-			exact = exact && mh_max_disagreements(t, n) == brute;
+			const double t = (static_cast<double>(n) - d) / n;
+			for (double near : {t, std::nextafter(t, 2.0), std::nextafter(t, -1.0)})
+				if (near >= 0.0 && near <= 1.0)
+					exact = exact && mh_max_disagreements(near, n) == brute_force(near, n);
 		}
+	for (double tiny : {1e-300, 4.9e-324, 1e-12, 0x1p-33, 0x1p-32})
+		exact = exact && mh_max_disagreements(tiny, 8192) == brute_force(tiny, 8192);
 	CHECK(exact, "max_disagreements agrees with brute force");
+	CHECK(mh_max_disagreements(0.0, 128) == 128 && mh_max_disagreements(1.0, 128) == 0 &&
+	          mh_max_disagreements(0.8, 128) == 25 && mh_max_disagreements(0.8, 5) == 1,
+	      "max_disagreements at 0, 1 and 0.8");
 
 	// The one pigeonhole layout: D + 1 + spare bands of num_perm / bands rows.
 	uint32_t bands = 0, rows = 0;
@@ -2586,10 +2670,16 @@ void test_lsh()
 	                                    std::to_string(bands) + " of " + std::to_string(rows));
 	CHECK_EQ(mh_recall_layout(0.5, 1.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 1");
 	CHECK_EQ(mh_recall_layout(0.5, 0.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 0");
+	CHECK_EQ(mh_recall_layout(std::nan(""), 0.99, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE,
+	         "threshold NaN");
+	CHECK_EQ(mh_recall_layout(1.0, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 1");
+	CHECK(bands == 1 && rows == 128, "at threshold 1, one band of every value");
 	CHECK_EQ(mh_recall_layout(0.05, 0.999999, 1, &bands, &rows), MH_ERR_BANDS_RANGE,
 	         "one value cannot reach recall 0.999999 at 0.1");
 	CHECK_EQ(mh_check_layout(26, 5, 128), MH_ERR_BANDS_RANGE, "26 x 5 > 128");
 	CHECK_EQ(mh_check_layout(0, 5, 128), MH_ERR_BANDS_RANGE, "0 bands");
+
+	test_recall_layout_golden();
 
 	// The pigeonhole bound: two signatures with d disagreements, d < bands,
 	// share at least bands - d keys, wherever the disagreements fall.
