@@ -132,6 +132,12 @@ REINDEX INDEX layout_docs_sig;
 -- Back to layout 1 (no option): the index reads again.
 UPDATE pg_attribute SET attoptions = NULL WHERE attrelid = 'layout_docs_sig'::regclass;
 SELECT id FROM layout_docs WHERE sig % (SELECT sig FROM layout_query);
+-- A threshold option of 0, which CREATE INDEX refuses but a 1.0 index may
+-- hold, still reads and rebuilds: num_perm bands of one value.
+UPDATE pg_attribute SET attoptions = '{threshold=0}' WHERE attrelid = 'layout_docs_sig'::regclass;
+REINDEX INDEX layout_docs_sig;
+SELECT layout_scan('SELECT id FROM layout_docs WHERE sig % (SELECT sig FROM layout_query)');
+SELECT id FROM layout_docs WHERE sig % (SELECT sig FROM layout_query);
 RESET enable_seqscan;
 DROP TABLE layout_docs, layout_query;
 DROP FUNCTION layout_signature(bigint, bigint[]), layout_scan(text);

@@ -29,6 +29,8 @@ ALTER FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precisio
 
 -- near_dupe_check as in 1.0, pinned, and naming the relation in its messages
 -- by its name (a regclass prints schema-qualified under the pinned path).
+-- Its threshold chooses a band layout, so 0 is refused, as everywhere a
+-- layout is chosen (minhash_check_layout_threshold in C, the same error).
 -- For a partitioned table the hint says to group a plain table of its keys
 -- and signatures: grouping each partition alone misses the pairs across
 -- partitions.
@@ -82,6 +84,10 @@ BEGIN
 	IF threshold IS NOT NULL AND NOT (threshold BETWEEN 0 AND 1) THEN
 		RAISE EXCEPTION 'resemblance threshold must be between 0 and 1'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', threshold);
+	ELSIF threshold = 0 THEN
+		RAISE EXCEPTION 'threshold must be greater than 0 to choose a band layout'
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Give a threshold greater than 0 and at most 1.',
+				  DETAIL = 'At threshold 0 every pair of signatures qualifies, so no band layout narrows the search.';
 	END IF;
 
 	-- Every signature must be comparable with every other: one parameter set.
@@ -910,6 +916,71 @@ COMMENT ON FUNCTION minhash_query_restrict(internal, oid, internal, integer) IS 
 ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict);
 
 -------------------------------------------------------------------------------
+-- The approximate index: approximate only where the query says so
+-------------------------------------------------------------------------------
+
+-- An index that may return fewer rows than a sequential scan must never
+-- answer an exact query, so it has an operator family of its own that holds
+-- only the approximate operator: %~ ("approximately resembles") is exactly
+-- %> on a sequential scan (the same function), and through a
+-- gin_minhash_approx_ops index it returns the rows sharing a band key of the
+-- index's layout (mh_recall_layout for its threshold and recall options,
+-- approximate layout 1), each rechecked.  %, %>, resembles() and the
+-- flagging trigger's lookup are not in that family, so the planner never
+-- takes the approximate index for them.  gin_minhash_ops serves %~ too, as
+-- exactly as %> (a superset is fine), so an exact index answers an
+-- approximate query.  gin_minhash_ops's recall option is refused, with a
+-- hint naming this operator class (src/minhash_gin.c).
+CREATE OPERATOR @extschema@.%~ (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = @extschema@.minhash_query,
+	FUNCTION = @extschema@.minhash_query_match,
+	RESTRICT = @extschema@.minhash_query_restrict,
+	JOIN = matchingjoinsel
+);
+
+COMMENT ON OPERATOR @extschema@.%~(@extschema@.minhash, @extschema@.minhash_query) IS 'approximately resembles: %> on a sequential scan; through a gin_minhash_approx_ops index, the rows sharing a band key, so it may return fewer (false for signatures built with other parameters)';
+
+-- Written in SQL, without a SET clause, so that the planner inlines it into
+-- the indexable operator, as resembles() into %>: its body qualifies every
+-- reference and every argument has the exact type.
+CREATE FUNCTION @extschema@.resembles_approx(a @extschema@.minhash, b @extschema@.minhash, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%~) @extschema@.minhash_query(b, threshold) $$;
+
+COMMENT ON FUNCTION @extschema@.resembles_approx(@extschema@.minhash, @extschema@.minhash, double precision) IS 'resembles() answered approximately where a gin_minhash_approx_ops index serves it (the %~ operator): at least threshold, possibly missing some such rows';
+
+ALTER OPERATOR FAMILY @extschema@.gin_minhash_ops USING gin
+	ADD OPERATOR 3 @extschema@.%~ (@extschema@.minhash, @extschema@.minhash_query);
+
+CREATE FUNCTION @extschema@.minhash_gin_approx_extract_value(@extschema@.minhash, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.minhash_gin_approx_extract_query(@extschema@.minhash, internal, int2, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.minhash_gin_approx_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_gin_approx_extract_value(@extschema@.minhash, internal, internal) IS 'GIN support: the approximate layout''s band keys of a stored signature';
+COMMENT ON FUNCTION @extschema@.minhash_gin_approx_extract_query(@extschema@.minhash, internal, int2, internal, internal, internal, internal) IS 'GIN support: the approximate layout''s band keys of a %~ query';
+COMMENT ON FUNCTION @extschema@.minhash_gin_approx_options(internal) IS 'GIN support: the threshold, recall, key_bits and layout options of gin_minhash_approx_ops';
+
+CREATE OPERATOR CLASS @extschema@.gin_minhash_approx_ops FOR TYPE @extschema@.minhash USING gin AS
+	OPERATOR 3 @extschema@.%~ (@extschema@.minhash, @extschema@.minhash_query),
+	FUNCTION 1 btint4cmp(int4, int4),
+	FUNCTION 2 @extschema@.minhash_gin_approx_extract_value(@extschema@.minhash, internal, internal),
+	FUNCTION 3 @extschema@.minhash_gin_approx_extract_query(@extschema@.minhash, internal, int2, internal, internal, internal, internal),
+	FUNCTION 4 @extschema@.minhash_gin_consistent(internal, int2, @extschema@.minhash, int4, internal, internal, internal, internal),
+	FUNCTION 6 @extschema@.minhash_gin_triconsistent(internal, int2, @extschema@.minhash, int4, internal, internal, internal),
+	FUNCTION 7 @extschema@.minhash_gin_approx_options(internal),
+	STORAGE int4;
+
+COMMENT ON OPERATOR FAMILY @extschema@.gin_minhash_approx_ops USING gin IS 'approximate LSH band keys of signatures: the %~ operator only';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_approx_ops USING gin IS 'approximate LSH band index (threshold and recall options): serves only %~ and resembles_approx(), and may return fewer rows than a sequential scan; exact queries never use it';
+COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits and layout options of gin_minhash_ops (a recall is refused: see gin_minhash_approx_ops)';
+COMMENT ON OPERATOR FAMILY @extschema@.gin_minhash_ops USING gin IS 'LSH band keys of signatures: %, %> and %~, exactly';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with %, %> and %~ that never miss a row a sequential scan would return';
+
+-------------------------------------------------------------------------------
 -- approximate mode (issue 17)
 -------------------------------------------------------------------------------
 
@@ -943,14 +1014,7 @@ CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_per
 								 OUT bands integer, OUT rows integer, OUT min_bands integer)
 	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares; with a recall, the approximate layout of the recall option and of near_dupe_groups(..., recall), where a candidate shares one band (min_bands 1, no guarantee)';
-
--- gin_minhash_ops(threshold = t, recall = r): the approximate layout for t,
--- a row a candidate when it shares one key (or the b - D every passing row
--- shares, when more); part of layout 1, which no index had with this option
--- before.  Such an index may return fewer rows than a sequential scan.
-COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits, layout and recall options';
-COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';
+COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the band layout gin_minhash_ops takes for a threshold option, and how many bands every pair at that threshold shares; with a recall, the approximate layout of gin_minhash_approx_ops and of near_dupe_groups(..., recall), where a candidate shares one band (min_bands 1, no guarantee); the threshold must be above 0';
 
 -------------------------------------------------------------------------------
 -- Bulk loads: what building a signature costs the planner (issue 17)

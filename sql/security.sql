@@ -77,7 +77,8 @@ DROP ROLE minhash_reviewer;
 -- schema, OPERATOR(schema.op) and schema.function(...), with no cast and no
 -- other operator.  Any function added without either shows up here.
 CREATE TEMP VIEW unpinned_functions AS
-WITH inlinable(fn) AS (VALUES ('resembles(minhash, minhash, double precision)'::regprocedure)),
+WITH inlinable(fn) AS (VALUES ('resembles(minhash, minhash, double precision)'::regprocedure),
+							   ('resembles_approx(minhash, minhash, double precision)'::regprocedure)),
 extension_functions AS (
 	SELECT p.oid, p.oid::regprocedure AS fn, l.lanname, p.proconfig, p.prosrc,
 		   regexp_replace(regexp_replace(p.prosrc, 'OPERATOR\s*\(\s*\w+\s*\.\s*[^)\s]+\s*\)', ' ', 'g'),
@@ -321,6 +322,7 @@ DROP TABLE hijack_typed_groups, hijack_bad_groups;
 SELECT strpos(public.near_dupe_review_html('hijack_groups', 'hijack_docs', 'id', 'body', 1), '<mark data-chunk="1">') > 0 AS review_page;
 SELECT public.near_dupe_review_html('hijack_groups', 'hijack_docs', 'id', 'body', 99);
 SELECT count(*) AS resembles_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles(a.sig, b.sig, 0.8);
+SELECT count(*) AS resembles_approx_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles_approx(a.sig, b.sig, 0.8);
 -- resembles() is still inlined into the indexable operator on this path.
 -- PostgreSQL 17 and later print the subquery's value as (InitPlan 1).col1,
 -- not $0: expected/security_1.out has that plan.

@@ -1,6 +1,6 @@
 // recall_layout.cpp
 //   The approximate layout for a recall (mh_recall_layout): the bands and
-//   rows of gin_minhash_ops indexes with the recall option (layout 1) and of
+//   rows of gin_minhash_approx_ops indexes (approximate layout 1) and of
 //   near_dupe_groups and near_dupe_pairs with recall =>.
 //
 //   An approximate index's keys depend on this choice, so it is computed in
@@ -9,7 +9,7 @@
 //   comparisons.  Every build picks the same layout for the same stored
 //   options.  Never change what it returns: existing indexes hold its keys
 //   (test/core and sql/layout.sql pin a grid of it).  A better choice
-//   is a new function and a new layout version.
+//   is a new function and a new approximate layout version.
 #include "boundary.hpp"
 #include "exact_arithmetic.hpp"
 #include "minhash_core.h"
@@ -80,7 +80,7 @@ MhStatus mh_recall_layout(double threshold, double recall, uint32_t num_perm, ui
 {
 	return minhash::guarded([&]() -> MhStatus {
 		MH_INJECTION_POINT("mh_recall_layout");
-		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
+		if (!(threshold > 0.0 && threshold <= 1.0)) return MH_ERR_THRESHOLD_RANGE;
 		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
 		if (!(recall > 0.0 && recall < 1.0)) return MH_ERR_ARGUMENT;
 		const Fixed fixed_threshold = minhash::fixed_from_unit(threshold);

@@ -2670,6 +2670,8 @@ void test_lsh()
 	                                    std::to_string(bands) + " of " + std::to_string(rows));
 	CHECK_EQ(mh_recall_layout(0.5, 1.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 1");
 	CHECK_EQ(mh_recall_layout(0.5, 0.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 0");
+	CHECK_EQ(mh_recall_layout(0.0, 0.99, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE,
+	         "threshold 0 chooses no layout");
 	CHECK_EQ(mh_recall_layout(std::nan(""), 0.99, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE,
 	         "threshold NaN");
 	CHECK_EQ(mh_recall_layout(1.0, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 1");
@@ -2812,9 +2814,8 @@ void test_index_layout()
 	g_section = "index layout";
 	MhIndexLayoutVersion version{};
 	CHECK_EQ(mh_index_layout_version(1, &version), MH_OK, "layout 1 is known");
-	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2 &&
-	          version.recall_key_bits == 24,
-	      "layout 1: threshold 0.8, key_bits 20 (24 with recall), 2 spare bands");
+	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2,
+	      "layout 1: threshold 0.8, key_bits 20, 2 spare bands");
 	CHECK_EQ(mh_index_layout_version(0, &version), MH_ERR_UNKNOWN_LAYOUT, "layout 0 unknown");
 	CHECK_EQ(mh_index_layout_version(MH_INDEX_LAYOUT_LATEST + 1, &version), MH_ERR_UNKNOWN_LAYOUT,
 	         "layout after the latest unknown");
@@ -2892,35 +2893,81 @@ void test_index_layout()
 	o.threshold = 1.5;
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_ARGUMENT, "threshold 1.5 refused");
 
-	// The recall option: mh_recall_layout's bands and rows for the threshold
-	// option (or the layout's 0.8), approximate; refused with bands and rows.
-	MhIndexLayout layout{};
-	uint32_t bands = 0, rows = 0;
-	o = no_options();
-	o.threshold = 0.5;
-	o.recall = 0.99;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall 0.99 at 0.5");
-	CHECK_EQ(mh_recall_layout(0.5, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.5");
-	CHECK(layout.bands == bands && layout.rows == rows && layout.approximate == 1,
-	      "the recall option takes mh_recall_layout's bands and rows");
-	CHECK_EQ(layout.key_bits, 24u, "the recall option's keys default to 24 bits");
-	o.key_bits = 20;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall with key_bits 20");
-	CHECK_EQ(layout.key_bits, 20u, "a given key_bits wins over the recall default");
-	o = no_options();
-	o.recall = 0.99;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall at the default threshold");
-	CHECK_EQ(mh_recall_layout(0.8, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.8");
-	CHECK(layout.bands == bands && layout.rows == rows, "recall at layout 1's threshold 0.8");
-	o.bands = 16;
-	o.rows = 8;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall with bands refused");
-	o = no_options();
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "no options");
-	CHECK_EQ(layout.approximate, 0u, "without recall: exact");
-	CHECK_EQ(layout.key_bits, 20u, "without recall: key_bits 20");
-	o.recall = 1.0;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall 1 refused");
+}
+
+// The approximate layouts (gin_minhash_approx_ops).  Layout 1: bands and
+// rows of mh_recall_layout for the threshold and recall options (0.8 and
+// 0.99 when not given), keys folded as in exact layout 1, 24 bits.  The keys
+// are pinned like layout 1's: an approximate index holds them too.
+IndexKeys approx_index_keys(const std::vector<uint32_t> &values, MhApproxIndexOptions options)
+{
+	IndexKeys out;
+	const auto n = static_cast<uint32_t>(values.size());
+	out.status = mh_approx_index_layout(&options, n, &out.layout);
+	if (out.status != MH_OK) return out;
+	out.keys.assign(out.layout.bands, 0);
+	out.status = mh_index_keys(&out.layout, values.data(), n, out.keys.data());
+	return out;
+}
+
+MhApproxIndexOptions approx_options(double threshold, double recall, uint32_t key_bits)
+{
+	MhApproxIndexOptions options{};
+	options.layout = MH_APPROX_LAYOUT_DEFAULT;
+	options.threshold = threshold;
+	options.recall = recall;
+	options.key_bits = key_bits;
+	return options;
+}
+
+void test_approx_index_layout()
+{
+	g_section = "approximate index layout";
+	MhApproxLayoutVersion version{};
+	CHECK_EQ(mh_approx_layout_version(1, &version), MH_OK, "approximate layout 1 is known");
+	CHECK(version.threshold == 0.8 && version.recall == 0.99 && version.key_bits == 24,
+	      "approximate layout 1: threshold 0.8, recall 0.99, key_bits 24");
+	CHECK_EQ(mh_approx_layout_version(0, &version), MH_ERR_UNKNOWN_LAYOUT, "layout 0 unknown");
+	CHECK_EQ(mh_approx_layout_version(MH_APPROX_LAYOUT_LATEST + 1, &version),
+	         MH_ERR_UNKNOWN_LAYOUT, "layout after the latest unknown");
+	CHECK_EQ(MH_APPROX_LAYOUT_DEFAULT, 1, "an index without the option is layout 1, forever");
+
+	const std::vector<uint32_t> a = arithmetic_signature(128, 0x9E3779B9u, 12345);
+	// No options: mh_recall_layout(0.8, 0.99) = 15 x 8, 24 bits.  The same
+	// bands, rows and width as the exact golden "threshold=0.9 key_bits=24",
+	// so the same keys: the folding is exact layout 1's.
+	IndexKeys got = approx_index_keys(a, approx_options(-1.0, -1.0, 0));
+	check_index_golden("approximate, no options", got, 15, 8, 24, 0x8ee6390dafd4a506ULL);
+	CHECK_EQ(got.layout.approximate, 1u, "approximate layouts say so");
+	got = approx_index_keys(a, approx_options(0.5, 0.99, 0));
+	check_index_golden("approximate 0.5, 0.99", got, 26, 3, 24, 0x5ccf1bfe54e13b3bULL);
+	CHECK(got.keys.size() == 26 && got.keys[0] == 230625 && got.keys[1] == 551064 &&
+	          got.keys[2] == 614472,
+	      "approximate 0.5, 0.99: the smallest keys");
+	check_index_golden("approximate 0.7, 0.9, key_bits 20",
+	                   approx_index_keys(a, approx_options(0.7, 0.9, 20)), 17, 7, 20,
+	                   0xd1d129a962a3fd55ULL);
+	check_index_golden("approximate 0.9, 0.999, key_bits 32",
+	                   approx_index_keys(a, approx_options(0.9, 0.999, 32)), 9, 12, 32,
+	                   0x7ebca6985c72c891ULL);
+
+	// Refusals: an unknown version (for the layout and for its keys), a
+	// threshold of 0, recall out of (0, 1), too few values for the recall.
+	MhApproxIndexOptions o = approx_options(0.5, 0.99, 0);
+	o.layout = 2;
+	CHECK_EQ(approx_index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "approximate layout 2 refused");
+	MhIndexLayout unknown{2, 26, 3, 24, 1};
+	std::vector<int32_t> keys(26);
+	CHECK_EQ(mh_index_keys(&unknown, a.data(), 128, keys.data()), MH_ERR_UNKNOWN_LAYOUT,
+	         "keys of approximate layout 2 refused");
+	CHECK_EQ(approx_index_keys(a, approx_options(0.0, 0.99, 0)).status, MH_ERR_ARGUMENT,
+	         "threshold 0 refused");
+	CHECK_EQ(approx_index_keys(a, approx_options(0.5, 1.0, 0)).status, MH_ERR_ARGUMENT,
+	         "recall 1 refused");
+	CHECK_EQ(approx_index_keys(a, approx_options(0.5, 0.99, 33)).status, MH_ERR_ARGUMENT,
+	         "33 key bits refused");
+	CHECK_EQ(approx_index_keys(arithmetic_signature(1, 1, 1), approx_options(0.05, 0.999999, 0)).status,
+	         MH_ERR_BANDS_RANGE, "one value cannot reach recall 0.999999");
 }
 
 // --- explaining a match: words with spans, exact S_R, chunks, intervals ------
@@ -4250,6 +4297,7 @@ int main()
 	run(test_params_and_api, "params and API");
 	run(test_lsh, "lsh");
 	run(test_index_layout, "index layout");
+	run(test_approx_index_layout, "approximate index layout");
 	run(test_explain_words, "explain words");
 	run(test_exact_resemblance, "exact resemblance");
 	run(test_chunk_examples, "chunk examples");
