@@ -1005,7 +1005,7 @@ CREATE FUNCTION @extschema@.near_dupe_groups(source regclass, key_column name, s
 
 COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_groups with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text), so that the result joins the source without a cast; recall (0 < recall < 1) takes candidates from the approximate layout of lsh_index_layout(threshold, num_perm, recall), which may miss a few groupings and needs less memory; NULL is exact';
 
--- The layout of the index's recall option and of recall =>: min_bands 1.
+-- The layout of gin_minhash_approx_ops and of recall =>: min_bands 1.
 -- No longer strict (a null recall is the exact layout); a null threshold or
 -- num_perm still gives null.
 DROP FUNCTION @extschema@.lsh_index_layout(double precision, integer);

@@ -169,8 +169,9 @@ exact_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 		MinHashGinOptions *given = (MinHashGinOptions *) PG_GET_OPCLASS_OPTIONS();
 
 		if (given->layout < 1)
-			report_unknown_layout(EXACT_OPCLASS, given->layout, MH_INDEX_LAYOUT_LATEST, MH_INDEX_LAYOUT_DEFAULT, false);
-		/* CREATE INDEX refuses it: only a development build could store it */
+			report_unknown_layout(EXACT_OPCLASS, given->layout, MH_INDEX_LAYOUT_LATEST,
+								  MH_INDEX_LAYOUT_DEFAULT, false);
+		/* CREATE INDEX refuses it, but a build that took it may have stored it */
 		if (given->recall != RECALL_NOT_GIVEN)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -194,7 +195,8 @@ exact_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 	}
 	status = mh_index_layout(&options, num_perm, layout);
 	if (status == MH_ERR_UNKNOWN_LAYOUT)
-		report_unknown_layout(EXACT_OPCLASS, (int) options.layout, MH_INDEX_LAYOUT_LATEST, MH_INDEX_LAYOUT_DEFAULT, false);
+		report_unknown_layout(EXACT_OPCLASS, (int) options.layout, MH_INDEX_LAYOUT_LATEST,
+							  MH_INDEX_LAYOUT_DEFAULT, false);
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "choose the index layout");
 	exact_cached_options = options;
@@ -222,7 +224,8 @@ approx_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 		MinHashGinApproxOptions *given = (MinHashGinApproxOptions *) PG_GET_OPCLASS_OPTIONS();
 
 		if (given->layout < 1)
-			report_unknown_layout(APPROX_OPCLASS, given->layout, MH_APPROX_LAYOUT_LATEST, MH_APPROX_LAYOUT_DEFAULT, false);
+			report_unknown_layout(APPROX_OPCLASS, given->layout, MH_APPROX_LAYOUT_LATEST,
+								  MH_APPROX_LAYOUT_DEFAULT, false);
 		options.layout = (uint32) given->layout;
 		options.threshold = given->threshold;
 		options.recall = given->recall;
@@ -236,7 +239,8 @@ approx_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 		return;
 	}
 	if (mh_approx_layout_version(options.layout, &version) != MH_OK)
-		report_unknown_layout(APPROX_OPCLASS, (int) options.layout, MH_APPROX_LAYOUT_LATEST, MH_APPROX_LAYOUT_DEFAULT, false);
+		report_unknown_layout(APPROX_OPCLASS, (int) options.layout, MH_APPROX_LAYOUT_LATEST,
+							  MH_APPROX_LAYOUT_DEFAULT, false);
 	status = mh_approx_index_layout(&options, num_perm, layout);
 	if (status != MH_OK)
 	{
@@ -475,7 +479,8 @@ validate_options(void *parsed, relopt_value *values, int count)
 
 	if (options->layout < 1 ||
 		mh_index_layout_version((uint32) options->layout, &version) != MH_OK)
-		report_unknown_layout(EXACT_OPCLASS, options->layout, MH_INDEX_LAYOUT_LATEST, MH_INDEX_LAYOUT_DEFAULT, true);
+		report_unknown_layout(EXACT_OPCLASS, options->layout, MH_INDEX_LAYOUT_LATEST,
+							  MH_INDEX_LAYOUT_DEFAULT, true);
 	for (int i = 0; i < count; i++)
 		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0)
 			ereport(ERROR,
@@ -505,7 +510,8 @@ validate_approx_options(void *parsed, relopt_value *values, int count)
 
 	if (options->layout < 1 ||
 		mh_approx_layout_version((uint32) options->layout, &version) != MH_OK)
-		report_unknown_layout(APPROX_OPCLASS, options->layout, MH_APPROX_LAYOUT_LATEST, MH_APPROX_LAYOUT_DEFAULT, true);
+		report_unknown_layout(APPROX_OPCLASS, options->layout, MH_APPROX_LAYOUT_LATEST,
+							  MH_APPROX_LAYOUT_DEFAULT, true);
 	check_threshold_option(values, count, options->threshold);
 	for (int i = 0; i < count; i++)
 		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0 &&

@@ -89,9 +89,9 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 }
 
 /*
- * Approximate mode's recall (recall => of near_dupe_groups, the index's
- * recall option): strictly between 0 and 1; NULL, not 0 or 1, asks for the
- * exact result.
+ * Approximate mode's recall (recall => of near_dupe_groups and
+ * near_dupe_pairs, lsh_index_layout): strictly between 0 and 1; NULL, not 0
+ * or 1, asks for the exact result.
  */
 double
 minhash_check_recall(double recall)
