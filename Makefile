@@ -14,6 +14,7 @@ CORE_OBJS = \
 	src/core/hash_family.o \
 	src/core/lsh.o \
 	src/core/index_layout.o \
+	src/core/recall_layout.o \
 	src/core/params.o \
 	src/core/signature_binary.o \
 	src/core/signature_text.o \

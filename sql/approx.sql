@@ -1,8 +1,9 @@
--- Approximate mode (issue 17): near_dupe_groups(..., recall => r) and the
--- index option gin_minhash_ops(threshold = t, recall = r).  recall NULL is
--- exact; a recall takes candidates from the band keys of
--- lsh_index_layout(t, num_perm, r) (the engine's mh_recall_layout), a pair
--- a candidate when it shares one band key; verification is unchanged.
+-- Approximate mode: near_dupe_groups(..., recall => r) and the approximate
+-- index gin_minhash_approx_ops(threshold = t, recall = r), which only the
+-- %~ operator (and resembles_approx) reads.  recall NULL is exact; a recall
+-- takes candidates from the band keys of lsh_index_layout(t, num_perm, r)
+-- (the engine's mh_recall_layout), a pair a candidate when it shares one
+-- band key; verification is unchanged.
 
 -- The approximate layouts beside the exact ones (the index's, with two spare
 -- bands; the in-memory grouping takes two bands fewer).  Longer bands, fewer
@@ -124,75 +125,176 @@ SET minhash.group_memory = '64kB';
 SELECT count(*) FROM near_dupe_groups('ax_docs', 'id', 'sig', 0.5, NULL::int, recall => 0.99);
 RESET minhash.group_memory;
 
--- The index option.  recall with bands and rows is refused; out of range too.
+-- The approximate index: gin_minhash_approx_ops, an operator class whose
+-- family holds only %~.  gin_minhash_ops is exact and takes no recall (the
+-- hint names the approximate operator class and operator).
+CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5, recall = 0.99));
 CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_ops(bands = 26, rows = 3, recall = 0.99));
-CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5, recall = 1));
-CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5, recall = 0));
+CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_approx_ops(threshold = 0.5, recall = 1));
+CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_approx_ops(threshold = 0.5, recall = 0));
+CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_approx_ops(bands = 26, rows = 3));
+CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_approx_ops(layout = 2));
 
--- An approximate index at 0.5: its rows are a subset of a sequential scan's,
--- and it finds every planted pair (resemblance >= 0.55 here).
-CREATE INDEX ax_recall ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5, recall = 0.99));
-CREATE TEMP TABLE ax_seq AS
-SELECT q.id AS q, d.id AS d, resemblance(q.sig, d.sig) AS r
-  FROM ax_docs q JOIN ax_docs d ON d.sig %> minhash_query(q.sig, 0.5)
- WHERE q.sig IS NOT NULL;
-SET enable_seqscan = off;
-CREATE TEMP TABLE ax_idx (q int, d int);
-DO $$
-DECLARE
-	q record;
-BEGIN
-	FOR q IN SELECT id, sig FROM ax_docs WHERE sig IS NOT NULL LOOP
-		INSERT INTO ax_idx SELECT q.id, d.id FROM ax_docs d WHERE d.sig %> minhash_query(q.sig, 0.5);
-	END LOOP;
-END $$;
+-- The twins join the families: a pair at exactly 0.5 that shares no band
+-- of the approximate layout at 0.5.
+INSERT INTO ax_docs SELECT 3000 + row_number() OVER (ORDER BY id), id, sig FROM ax_twins;
+ANALYZE ax_docs;
+
+-- Whether a query's plan reads the named index.
 CREATE FUNCTION ax_plan_uses(query text, index_name text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
 BEGIN
 	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		IF line LIKE '%Index Scan on ' || index_name || '%' THEN
+		IF line LIKE '%Index Scan on ' || index_name || ' %' OR line LIKE '%Index Scan on ' || index_name THEN
 			RETURN true;
 		END IF;
 	END LOOP;
 	RETURN false;
 END $$;
-SELECT ax_plan_uses('SELECT id FROM ax_docs WHERE sig %> minhash_query((SELECT sig FROM ax_docs WHERE id = 10), 0.5)', 'ax_recall') AS uses_index;
-DROP FUNCTION ax_plan_uses(text, text);
-SELECT (SELECT count(*) FROM ax_seq) AS seq_rows, (SELECT count(*) FROM ax_idx) AS index_rows,
-       (SELECT count(*) FROM (SELECT q, d FROM ax_idx EXCEPT SELECT q, d FROM ax_seq) x) AS index_only,
-       (SELECT count(*) FROM ax_seq s WHERE s.r >= 0.55 AND NOT EXISTS (SELECT FROM ax_idx i WHERE i.q = s.q AND i.d = s.d)) AS missed_at_0_55;
--- The twins: the index misses miss_twin, which a sequential scan returns.
-CREATE INDEX ax_twins_recall ON ax_twins USING gin (sig gin_minhash_ops(threshold = 0.5, recall = 0.99));
-SELECT id FROM ax_twins WHERE sig %> minhash_query((SELECT sig FROM ax_twins WHERE id = 'a_query'), 0.5) ORDER BY id;
-RESET enable_seqscan;
+
+-- The pairs of the exact forms (% at minhash.threshold 0.5, %> and
+-- resembles at 0.5) and of %~ at 0.5, each query row against the table, as
+-- the current plan settings run them.
+SET minhash.threshold = 0.5;
+CREATE FUNCTION ax_pairs(form text) RETURNS TABLE (q int, d int) LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT a.id, b.id FROM ax_docs a JOIN ax_docs b ON %s WHERE a.sig IS NOT NULL',
+		CASE form WHEN '%' THEN 'b.sig % a.sig'
+				  WHEN '%>' THEN 'b.sig %> minhash_query(a.sig, 0.5)'
+				  WHEN 'resembles' THEN 'resembles(b.sig, a.sig, 0.5)'
+				  WHEN '%~' THEN 'b.sig %~ minhash_query(a.sig, 0.5)'
+				  WHEN 'resembles_approx' THEN 'resembles_approx(b.sig, a.sig, 0.5)' END);
+END $$;
+CREATE FUNCTION ax_lookup(form text) RETURNS text LANGUAGE sql AS $$
+	SELECT format('SELECT id FROM ax_docs WHERE %s',
+		CASE form WHEN '%' THEN 'sig % (SELECT sig FROM ax_docs WHERE id = 3001)'
+				  WHEN '%>' THEN 'sig %> minhash_query((SELECT sig FROM ax_docs WHERE id = 3001), 0.5)'
+				  WHEN 'resembles' THEN 'resembles(sig, (SELECT sig FROM ax_docs WHERE id = 3001), 0.5)'
+				  WHEN '%~' THEN 'sig %~ minhash_query((SELECT sig FROM ax_docs WHERE id = 3001), 0.5)'
+				  WHEN 'resembles_approx' THEN 'resembles_approx(sig, (SELECT sig FROM ax_docs WHERE id = 3001), 0.5)' END)
+$$;
+
+-- The sequential scan's pairs.
 SET enable_indexscan = off;
 SET enable_bitmapscan = off;
-SELECT id FROM ax_twins WHERE sig %> minhash_query((SELECT sig FROM ax_twins WHERE id = 'a_query'), 0.5) ORDER BY id;
+CREATE TEMP TABLE ax_seq AS
+SELECT form, p.* FROM unnest(ARRAY['%', '%>', 'resembles', '%~', 'resembles_approx']) form, ax_pairs(form) p;
 RESET enable_indexscan;
 RESET enable_bitmapscan;
+SELECT form, count(*) AS seq_pairs FROM ax_seq GROUP BY form ORDER BY form;
 
--- The planner: a generic plan of resembles(sig, $1, $2) cannot see the
--- threshold.  Over an exact index, which reads every posting list below its
--- threshold, the estimator says every row may match; an approximate index
--- never reads everything, so the estimate is matchingsel's, as for a
--- constant query.
+-- Through the indexes, as the planner chooses them when a sequential scan
+-- is the last resort: every form's pairs, whether they differ from the
+-- sequential scan's, and which index a lookup reads.
+CREATE FUNCTION ax_compare() RETURNS TABLE (form text, pairs bigint, missing bigint, extra bigint,
+														 uses_approx boolean, uses_exact boolean)
+LANGUAGE plpgsql AS $$
+BEGIN
+	SET LOCAL enable_seqscan = off;
+	CREATE TEMP TABLE ax_index_pairs AS
+	SELECT f.form, p.* FROM unnest(ARRAY['%', '%>', 'resembles', '%~', 'resembles_approx']) f(form), ax_pairs(f.form) p;
+	RETURN QUERY
+	SELECT f.form,
+		   (SELECT count(*) FROM ax_index_pairs i WHERE i.form = f.form),
+		   (SELECT count(*) FROM (SELECT s.q, s.d FROM ax_seq s WHERE s.form = f.form
+								  EXCEPT SELECT i.q, i.d FROM ax_index_pairs i WHERE i.form = f.form) x),
+		   (SELECT count(*) FROM (SELECT i.q, i.d FROM ax_index_pairs i WHERE i.form = f.form
+								  EXCEPT SELECT s.q, s.d FROM ax_seq s WHERE s.form = f.form) x),
+		   ax_plan_uses(ax_lookup(f.form), 'ax_sig_approx'),
+		   ax_plan_uses(ax_lookup(f.form), 'ax_sig_exact')
+	  FROM unnest(ARRAY['%', '%>', 'resembles', '%~', 'resembles_approx']) f(form)
+	 ORDER BY 1;
+	DROP TABLE ax_index_pairs;
+END $$;
+
+-- Only an approximate index.  The exact forms (%, %>, resembles) never read
+-- it and return the sequential scan's pairs; %~ and resembles_approx read
+-- it and return a subset: the twins' pair at 0.5 (3001 with 3003) is
+-- missing, and nothing is added.
+CREATE INDEX ax_sig_approx ON ax_docs USING gin (sig gin_minhash_approx_ops(threshold = 0.5, recall = 0.99));
+SELECT * FROM ax_compare();
+-- The twins through %~ and through %>.
+SELECT id FROM ax_docs WHERE sig %~ minhash_query((SELECT sig FROM ax_docs WHERE id = 3001), 0.5) ORDER BY id;
+SET enable_seqscan = off;
+SELECT id FROM ax_docs WHERE sig %~ minhash_query((SELECT sig FROM ax_docs WHERE id = 3001), 0.5) ORDER BY id;
+SELECT id FROM ax_docs WHERE sig %> minhash_query((SELECT sig FROM ax_docs WHERE id = 3001), 0.5) ORDER BY id;
+RESET enable_seqscan;
+-- The planted pairs well above the threshold (0.55 and up) are all found.
+SELECT count(*) FILTER (WHERE resemblance(a.sig, b.sig) >= 0.55) AS seq_pairs_at_0_55
+  FROM ax_seq s JOIN ax_docs a ON a.id = s.q JOIN ax_docs b ON b.id = s.d WHERE s.form = '%~';
+CREATE FUNCTION ax_approx_pairs_at_0_55() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	found bigint;
+BEGIN
+	SET LOCAL enable_seqscan = off;
+	SELECT count(*) INTO found FROM ax_pairs('%~') p JOIN ax_docs a ON a.id = p.q JOIN ax_docs b ON b.id = p.d
+	 WHERE resemblance(a.sig, b.sig) >= 0.55;
+	RETURN found;
+END $$;
+SELECT ax_approx_pairs_at_0_55() AS approx_index_pairs_at_0_55;
+
+-- An exact and an approximate index.  The exact forms never read the
+-- approximate one; the approximate forms may take either, and return a
+-- subset.
+CREATE INDEX ax_sig_exact ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5));
+SELECT form, pairs, missing, extra, uses_approx, uses_exact FROM ax_compare() WHERE form IN ('%', '%>', 'resembles');
+SELECT form, extra FROM ax_compare() WHERE form IN ('%~', 'resembles_approx');
+
+-- Only an exact index: it answers %~ as exactly as %>.
+DROP INDEX ax_sig_approx;
+SELECT * FROM ax_compare();
+DROP INDEX ax_sig_exact;
+
+-- The flagging trigger's lookup (%>) never reads the approximate index, and
+-- the trigger does not warn about that index's fastupdate, which its lookups
+-- never read.  The twin at exactly 0.5 that the approximate index misses is
+-- flagged.
+-- (No other index: the lookup could read only that one or the table.)
+CREATE TABLE ax_flagged (id text, sig minhash, dup text);
+CREATE INDEX ax_flagged_approx ON ax_flagged USING gin (sig gin_minhash_approx_ops(threshold = 0.5, recall = 0.99));
+CREATE TRIGGER ax_flag BEFORE INSERT OR UPDATE ON ax_flagged
+	FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup', '0.5', 'id');
+SET enable_seqscan = off;
+INSERT INTO ax_flagged (id, sig) SELECT id, sig FROM ax_twins WHERE id = 'c_miss_twin';
+INSERT INTO ax_flagged (id, sig) SELECT id, sig FROM ax_twins WHERE id = 'a_query';
+SELECT id, dup FROM ax_flagged ORDER BY id;
+-- The same lookup as the trigger writes it, planned the same way.
+SELECT ax_plan_uses('SELECT id FROM ax_flagged t WHERE t.sig OPERATOR(public.%>) public.minhash_query((SELECT sig FROM ax_twins WHERE id = ''a_query''), ''0.5''::pg_catalog.float8)',
+					'ax_flagged_approx') AS trigger_lookup_uses_approx;
+RESET enable_seqscan;
+DROP TABLE ax_flagged;
+
+-- The planner: a generic plan of resembles_approx(sig, $1, $2) cannot see
+-- the threshold.  An approximate index never reads everything, so the
+-- estimate is matchingsel's, as for a constant query; over an exact index,
+-- which reads every posting list below its threshold, the estimator says
+-- every row may match.
 CREATE FUNCTION ax_generic_rows() RETURNS float8 LANGUAGE plpgsql AS $$
 DECLARE
 	plan json;
 BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) EXECUTE ax_lookup(NULL, 0.3)' INTO plan;
+	EXECUTE 'EXPLAIN (FORMAT JSON) EXECUTE ax_generic(NULL, 0.3)' INTO plan;
 	RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
 END $$;
 SET plan_cache_mode = force_generic_plan;
-PREPARE ax_lookup(minhash, float8) AS SELECT id FROM ax_docs WHERE resembles(sig, $1, $2);
+CREATE INDEX ax_sig_approx ON ax_docs USING gin (sig gin_minhash_approx_ops(threshold = 0.5, recall = 0.99));
+PREPARE ax_generic(minhash, float8) AS SELECT id FROM ax_docs WHERE resembles_approx(sig, $1, $2);
 SELECT ax_generic_rows() < 100 AS approximate_index_narrows;
-DROP INDEX ax_recall;
-CREATE INDEX ax_exact ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5));
+DEALLOCATE ax_generic;
+-- The approximate index does not serve resembles: as without an index.
+PREPARE ax_generic(minhash, float8) AS SELECT id FROM ax_docs WHERE resembles(sig, $1, $2);
+SELECT ax_generic_rows() < 100 AS exact_form_not_indexed;
+DEALLOCATE ax_generic;
+DROP INDEX ax_sig_approx;
+CREATE INDEX ax_sig_exact ON ax_docs USING gin (sig gin_minhash_ops(threshold = 0.5));
+PREPARE ax_generic(minhash, float8) AS SELECT id FROM ax_docs WHERE resembles_approx(sig, $1, $2);
 SELECT ax_generic_rows() AS exact_index_rows;
-DEALLOCATE ax_lookup;
+DEALLOCATE ax_generic;
 RESET plan_cache_mode;
 DROP FUNCTION ax_generic_rows();
+RESET minhash.threshold;
 
 DROP TABLE ax_docs, ax_twins;
-DROP FUNCTION ax_signature(int[]);
+DROP FUNCTION ax_signature(int[]), ax_plan_uses(text, text), ax_pairs(text), ax_lookup(text),
+	ax_compare(), ax_approx_pairs_at_0_55();

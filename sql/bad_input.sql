@@ -333,7 +333,7 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('gin_minhash_ops options', 'unknown option', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (width = 4)); SELECT 'created'$q$),
 ('gin_minhash_ops options', 'bands x rows > num_perm of the rows', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (bands = 8, rows = 4)); SELECT 'created'$q$),
 ('gin_minhash_ops options', 'bands x rows > num_perm of a new row', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (bands = 4, rows = 4)); INSERT INTO bad_input_mixed VALUES (0, NULL); CREATE INDEX ON bad_input_mixed USING gin (sig gin_minhash_ops (bands = 16, rows = 1)); INSERT INTO bad_input_mixed VALUES (3, minhash('a b c'::text, 8)) RETURNING id$q$),
-('gin_minhash_ops options', 'threshold 0: no guaranteed layout (valid)', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 0)); SET LOCAL enable_seqscan = off; SELECT count(*) FROM bad_input_docs WHERE sig %> minhash_query(minhash('x'::text, 16), 0)$q$),
+('gin_minhash_ops options', 'threshold 0: no band layout', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 0)); SET LOCAL enable_seqscan = off; SELECT count(*) FROM bad_input_docs WHERE sig %> minhash_query(minhash('x'::text, 16), 0)$q$),
 ('gin_minhash_ops support functions', 'called from SQL', $q$SELECT minhash_gin_options(NULL::text)$q$);
 
 -- The setting read by %.
@@ -488,6 +488,23 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('minhash_literal_signature', 'document, unrecognized caller', $q$SELECT minhash_literal_signature('a b c', 'other')$q$),
 ('minhash_literal_signature', 'literal (valid)', $q$SELECT minhash_literal_signature(minhash('a b c'::text, 4)::text, 'other') = minhash('a b c'::text, 4)$q$);
 
+-- The approximate index's options, checked at CREATE INDEX; gin_minhash_ops
+-- refuses a recall.
+INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
+('gin_minhash_ops options', 'recall: another operator class', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 0.5, recall = 0.99)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'threshold above 1', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (threshold = 1.5)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'recall 0', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (recall = 0)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'recall 1', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (recall = 1)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'recall NaN', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (recall = 'NaN')); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'key_bits 33', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (key_bits = 33)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'layout 2', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (layout = 2)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'bands: not an option', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (bands = 4, rows = 4)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'recall out of reach of 16 values', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (threshold = 0.05, recall = 0.999999)); SELECT 'created'$q$),
+('gin_minhash_approx_ops options', 'no options (valid)', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops); SET LOCAL enable_seqscan = off; SELECT count(*) FROM bad_input_docs WHERE sig %~ minhash_query((SELECT sig FROM bad_input_docs WHERE id = 1), 0.9)$q$),
+('gin_minhash_approx_ops options', 'exact query, not served (valid)', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops); SET LOCAL enable_seqscan = off; SELECT count(*) FROM bad_input_docs WHERE sig %> minhash_query((SELECT sig FROM bad_input_docs WHERE id = 1), 0)$q$),
+('gin_minhash_approx_ops support', 'called from SQL', $q$SELECT minhash_gin_approx_options(NULL::text)$q$),
+('resembles_approx', 'mismatched signatures', $q$SELECT resembles_approx(minhash('a b c'::text, 4), minhash('a b c'::text, 8), 0.5)$q$);
+
 CREATE TABLE bad_input_outcomes AS
 SELECT c.id, c.entry, c.bad_input, o.state AS sqlstate, o.outcome, o.detail
   FROM bad_input_cases c, bad_input_outcome(c.query) o;
@@ -527,7 +544,51 @@ SELECT o.* FROM bad_input_outcome($q$SET minhash.threshold = 1.5$q$) o
 UNION ALL
 SELECT o.* FROM bad_input_outcome($q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 1.5))$q$) o;
 
+-- Threshold 0, one rule: everything that chooses a band layout (the index
+-- options of both operator classes, lsh_index_layout, near_dupe_pairs,
+-- near_dupe_groups, near_dupe_query and its check, a NULL threshold with
+-- minhash.threshold at 0 included) refuses it with one SQLSTATE, message and
+-- detail (minhash_check_layout_threshold in C, near_dupe_check in SQL);
+-- plain comparisons take it, every pair qualifying.
+CREATE FUNCTION bad_input_layout_threshold_cases() RETURNS TABLE (entry text, query text)
+LANGUAGE sql AS $f$
+VALUES
+('lsh_index_layout', $q$SELECT lsh_index_layout(0)$q$),
+('lsh_index_layout (recall)', $q$SELECT lsh_index_layout(0, 128, 0.99)$q$),
+('gin_minhash_ops threshold', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_ops (threshold = 0))$q$),
+('gin_minhash_approx_ops threshold', $q$CREATE INDEX ON bad_input_docs USING gin (sig gin_minhash_approx_ops (threshold = 0))$q$),
+('near_dupe_pairs', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', 0)$q$),
+('near_dupe_pairs (typed)', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', 0, NULL::int)$q$),
+('near_dupe_pairs (recall)', $q$SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig', 0, NULL::int, 0.99)$q$),
+('near_dupe_pairs (setting)', $q$SET minhash.threshold = 0; SELECT near_dupe_pairs('bad_input_docs', 'id', 'sig')$q$),
+('near_dupe_groups', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', 0)$q$),
+('near_dupe_groups (typed)', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', 0, NULL::int)$q$),
+('near_dupe_groups (recall)', $q$SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', 0, NULL::int, 0.99)$q$),
+('near_dupe_groups (setting)', $q$SET minhash.threshold = 0; SELECT near_dupe_groups('bad_input_docs', 'id', 'sig')$q$),
+('near_dupe_groups (recall, setting)', $q$SET minhash.threshold = 0; SELECT near_dupe_groups('bad_input_docs', 'id', 'sig', NULL, NULL::int, 0.99)$q$),
+('near_dupe_query', $q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', 0)$q$),
+('near_dupe_query (groups)', $q$SELECT near_dupe_query('bad_input_docs', 'id', 'sig', 0, true)$q$),
+('near_dupe_query (setting)', $q$SET minhash.threshold = 0; SELECT near_dupe_query('bad_input_docs', 'id', 'sig')$q$),
+('near_dupe_check', $q$SELECT near_dupe_check('bad_input_docs', 'id', 'sig', 0)$q$)
+$f$;
+SELECT c.entry, o.state AS sqlstate, o.outcome
+  FROM bad_input_layout_threshold_cases() c, bad_input_outcome(c.query) o
+ ORDER BY 1;
+SELECT count(DISTINCT (o.state, o.outcome, o.detail)) AS distinct_errors
+  FROM bad_input_layout_threshold_cases() c, bad_input_outcome(c.query) o;
+SELECT c.entry, o.state AS sqlstate, o.outcome
+  FROM (VALUES
+	('minhash_query', $q$SELECT minhash_query(minhash('a b c'::text, 4), 0)::text$q$),
+	('minhash_query_in', $q$SELECT '0:v1:words:k=5:seed=0:size=1:n=1:00000000'::minhash_query::text$q$),
+	('resembles', $q$SELECT resembles(minhash('a b c'::text, 4), minhash('x y z'::text, 4), 0)$q$),
+	('resembles_approx', $q$SELECT resembles_approx(minhash('a b c'::text, 4), minhash('x y z'::text, 4), 0)$q$),
+	('% with minhash.threshold 0', $q$SET minhash.threshold = 0; SELECT minhash('a b c'::text, 4) % minhash('x y z'::text, 4)$q$),
+	('minhash_flag_duplicates', $q$CREATE TRIGGER flag BEFORE INSERT ON bad_input_docs FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'flag', '0'); INSERT INTO bad_input_docs VALUES (100, 'x', minhash('x'::text, 16)) RETURNING flag$q$)
+  ) c(entry, query), bad_input_outcome(c.query) o
+ ORDER BY 1;
+
 DROP VIEW bad_input_view;
 DROP TABLE bad_input_cases, bad_input_outcomes, bad_input_docs, bad_input_mixed, bad_input_empty, bad_input_parted,
 	bad_input_nokey, bad_input_generated, bad_input_groups;
-DROP FUNCTION bad_input_outcome(text), bad_input_receive(bytea, text), bad_input_threshold_cases(text);
+DROP FUNCTION bad_input_outcome(text), bad_input_receive(bytea, text), bad_input_threshold_cases(text),
+	bad_input_layout_threshold_cases();

@@ -255,10 +255,19 @@ SET minhash.group_memory = '1MB';
 SELECT count(*) FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
 RESET minhash.group_memory;
 
--- At threshold 0 every pair qualifies: one group, led by the best-ranked row.
-SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(pivot) FILTER (WHERE key = pivot) AS pivot,
-       bool_and(resemblance >= 0) AS all_reach_0
-  FROM near_dupe_groups('gd', 'id', 'sig', 0);
+-- At threshold 0 every pair qualifies and no band layout narrows anything:
+-- refused, as everywhere a threshold chooses a band layout (near_dupe_pairs,
+-- near_dupe_query, lsh_index_layout, the index options), and also when
+-- minhash.threshold is 0.
+\set SHOW_CONTEXT never
+SELECT * FROM near_dupe_groups('gd', 'id', 'sig', 0);
+SELECT * FROM near_dupe_groups('gd', 'id', 'sig', 0, NULL::int, recall => 0.99);
+SET minhash.threshold = 0;
+SELECT * FROM near_dupe_groups('gd', 'id', 'sig');
+SELECT near_dupe_query('gd', 'id', 'sig', groups => true);
+RESET minhash.threshold;
+SELECT near_dupe_query('gd', 'id', 'sig', 0, groups => true);
+\set SHOW_CONTEXT errors
 
 -- 20,000 near-copies (one word added to a memo) share nearly every band
 -- key: the first pivot takes its whole bucket at once, so they group in one

@@ -18,10 +18,49 @@ SELECT shingle_hashes('The quick brown fox jumps over the lazy dog') AS fox_shin
 -- The default index layout (layout 1): at 0.8 and 128 values, 28 bands of
 -- 4, and a row at the threshold shares at least 3 keys with the query.
 SELECT * FROM lsh_index_layout(0.8);
+-- Layout 1 over a dense grid, in one digest: thresholds 0.001 to 1 by
+-- 0.001, and every resemblance k / n a signature of n values can have.
+SELECT count(*) AS layouts, md5(string_agg(format('%sx%s/%s', l.bands, l.rows, l.min_bands), ',' ORDER BY n, t)) AS digest
+  FROM unnest(ARRAY[1, 2, 3, 5, 7, 16, 64, 100, 128, 200, 256, 1000, 1024, 8192]) n,
+       LATERAL (SELECT step / 1000.0 FROM generate_series(1, 1000) step
+                UNION SELECT k::float8 / n FROM generate_series(1, least(n, 1024)) k) g(t),
+       lsh_index_layout(t, n) l;
 -- Band keys of that layout: XXH3 of each band's rows, little-endian, seeded
 -- with the band number.
 SELECT (minhash_bands(minhash('The quick brown fox jumps over the lazy dog'::text), 28, 4))[1:3] AS first_band_keys,
        md5(minhash_bands(minhash('The quick brown fox jumps over the lazy dog'::text), 28, 4)::text) AS band_keys_md5;
+
+-- The approximate layout (gin_minhash_approx_ops layout 1, and recall =>
+-- of near_dupe_groups and near_dupe_pairs), frozen like layout 1: computed
+-- in integers, so the same on every build.  A grid of thresholds, recalls
+-- and signature sizes ...
+SELECT n, recall, string_agg(format('%s:%sx%s', t, l.bands, l.rows), ' ' ORDER BY t) AS layouts
+  FROM unnest(ARRAY[64, 128, 256, 1024]) n, unnest(ARRAY[0.9, 0.99, 0.999]::float8[]) recall,
+       unnest(ARRAY[0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]::float8[]) t, lsh_index_layout(t, n, recall) l
+ GROUP BY 1, 2 ORDER BY 1, 2;
+-- ... and a larger one in one digest (thresholds 0.01 to 1, six recalls,
+-- 17 sizes; a size too small for a recall is "none").
+CREATE FUNCTION layout_recall_or_none(t float8, n int, recall float8) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	l record;
+BEGIN
+	SELECT * INTO l FROM lsh_index_layout(t, n, recall);
+	RETURN format('%sx%s', l.bands, l.rows);
+EXCEPTION WHEN invalid_parameter_value THEN
+	RETURN 'none';
+END $$;
+SELECT count(*) AS layouts, count(*) FILTER (WHERE l = 'none') AS none,
+       md5(string_agg(l, ',' ORDER BY n, recall, step)) AS digest
+  FROM unnest(ARRAY[1, 2, 3, 4, 5, 8, 16, 32, 64, 100, 128, 200, 256, 512, 1024, 4096, 8192]) n,
+       unnest(ARRAY[0.5, 0.8, 0.9, 0.95, 0.99, 0.999]::float8[]) recall,
+       generate_series(1, 100) step,
+       layout_recall_or_none(step / 100.0, n, recall) l;
+DROP FUNCTION layout_recall_or_none(float8, int, float8);
+-- The band keys of a fixed signature for a few approximate layouts.
+SELECT t, recall, l.bands, l.rows,
+       md5(minhash_bands(minhash('The quick brown fox jumps over the lazy dog'::text), l.bands, l.rows)::text) AS band_keys_md5
+  FROM (VALUES (0.5, 0.99), (0.7, 0.9), (0.8, 0.99), (0.9, 0.999)) v(t, recall), lsh_index_layout(t, 128, recall) l
+ ORDER BY t;
 
 -- The index's keys themselves, seen through what a scan rechecks.  A
 -- signature of 128 values base + i, with chosen values at a few positions.
@@ -92,6 +131,12 @@ INSERT INTO layout_docs VALUES ('another', layout_signature(2000));
 REINDEX INDEX layout_docs_sig;
 -- Back to layout 1 (no option): the index reads again.
 UPDATE pg_attribute SET attoptions = NULL WHERE attrelid = 'layout_docs_sig'::regclass;
+SELECT id FROM layout_docs WHERE sig % (SELECT sig FROM layout_query);
+-- A threshold option of 0, which CREATE INDEX refuses but a 1.0 index may
+-- hold, still reads and rebuilds: num_perm bands of one value.
+UPDATE pg_attribute SET attoptions = '{threshold=0}' WHERE attrelid = 'layout_docs_sig'::regclass;
+REINDEX INDEX layout_docs_sig;
+SELECT layout_scan('SELECT id FROM layout_docs WHERE sig % (SELECT sig FROM layout_query)');
 SELECT id FROM layout_docs WHERE sig % (SELECT sig FROM layout_query);
 RESET enable_seqscan;
 DROP TABLE layout_docs, layout_query;

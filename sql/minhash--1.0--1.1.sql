@@ -213,16 +213,70 @@ ALTER OPERATOR %>(minhash, minhash_query) SET (RESTRICT = minhash_query_restrict
 -- gin_minhash_ops records its key layout in the option `layout` (absent:
 -- layout 1, the keys of every index built before the option existed), and
 -- its other defaults come from that layout, not from the running library
--- (src/minhash_gin.c).  The option `recall` makes an approximate index:
--- gin_minhash_ops(threshold = t, recall = r) takes the approximate layout
--- for t, a row a candidate when it shares one key (or the b - D every
--- passing row shares, when more); part of layout 1.  Such an index may
--- return fewer rows than a sequential scan.  The options procedure is C;
--- only the descriptions change here.
-COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits, layout and recall options';
-COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with % and %> that never miss a row a sequential scan would return (except with the recall option, an approximate index)';
+-- (src/minhash_gin.c).  The options procedure is C; only the descriptions
+-- change here.
+COMMENT ON FUNCTION @extschema@.minhash_gin_options(internal) IS 'GIN support: the bands, rows, threshold, key_bits and layout options of gin_minhash_ops (a recall is refused: see gin_minhash_approx_ops)';
+COMMENT ON OPERATOR FAMILY @extschema@.gin_minhash_ops USING gin IS 'LSH band keys of signatures: %, %> and %~, exactly';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_ops USING gin IS 'LSH band index: near-duplicate lookups with %, %> and %~ that never miss a row a sequential scan would return';
 
--- The layout of the index's recall option and of recall =>: min_bands 1.
+-- An index that may return fewer rows than a sequential scan must never
+-- answer an exact query, so it has an operator family of its own that holds
+-- only the approximate operator: %~ ("approximately resembles") is exactly
+-- %> on a sequential scan (the same function), and through a
+-- gin_minhash_approx_ops index it returns the rows sharing a band key of the
+-- index's layout (mh_recall_layout for its threshold and recall options,
+-- approximate layout 1), each rechecked.  %, %>, resembles() and the
+-- flagging trigger's lookup are not in that family, so the planner never
+-- takes the approximate index for them.  gin_minhash_ops serves %~ too, as
+-- exactly as %> (a superset is fine), so an exact index answers an
+-- approximate query.  gin_minhash_ops's recall option is refused, with a
+-- hint naming this operator class (src/minhash_gin.c).
+CREATE OPERATOR @extschema@.%~ (
+	LEFTARG = @extschema@.minhash,
+	RIGHTARG = @extschema@.minhash_query,
+	FUNCTION = @extschema@.minhash_query_match,
+	RESTRICT = @extschema@.minhash_query_restrict,
+	JOIN = matchingjoinsel
+);
+
+COMMENT ON OPERATOR @extschema@.%~(@extschema@.minhash, @extschema@.minhash_query) IS 'approximately resembles: %> on a sequential scan; through a gin_minhash_approx_ops index, the rows sharing a band key, so it may return fewer (an error for signatures built with other parameters)';
+
+-- Written in SQL, without a SET clause, so that the planner inlines it into
+-- the indexable operator, as resembles() into %>: its body qualifies every
+-- reference and every argument has the exact type.
+CREATE FUNCTION @extschema@.resembles_approx(a @extschema@.minhash, b @extschema@.minhash, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%~) @extschema@.minhash_query(b, threshold) $$;
+
+COMMENT ON FUNCTION @extschema@.resembles_approx(@extschema@.minhash, @extschema@.minhash, double precision) IS 'resembles() answered approximately where a gin_minhash_approx_ops index serves it (the %~ operator): at least threshold, possibly missing some such rows';
+
+ALTER OPERATOR FAMILY @extschema@.gin_minhash_ops USING gin
+	ADD OPERATOR 3 @extschema@.%~ (@extschema@.minhash, @extschema@.minhash_query);
+
+CREATE FUNCTION @extschema@.minhash_gin_approx_extract_value(@extschema@.minhash, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.minhash_gin_approx_extract_query(@extschema@.minhash, internal, int2, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.minhash_gin_approx_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_gin_approx_extract_value(@extschema@.minhash, internal, internal) IS 'GIN support: the approximate layout''s band keys of a stored signature';
+COMMENT ON FUNCTION @extschema@.minhash_gin_approx_extract_query(@extschema@.minhash, internal, int2, internal, internal, internal, internal) IS 'GIN support: the approximate layout''s band keys of a %~ query';
+COMMENT ON FUNCTION @extschema@.minhash_gin_approx_options(internal) IS 'GIN support: the threshold, recall, key_bits and layout options of gin_minhash_approx_ops';
+
+CREATE OPERATOR CLASS @extschema@.gin_minhash_approx_ops FOR TYPE @extschema@.minhash USING gin AS
+	OPERATOR 3 @extschema@.%~ (@extschema@.minhash, @extschema@.minhash_query),
+	FUNCTION 1 btint4cmp(int4, int4),
+	FUNCTION 2 @extschema@.minhash_gin_approx_extract_value(@extschema@.minhash, internal, internal),
+	FUNCTION 3 @extschema@.minhash_gin_approx_extract_query(@extschema@.minhash, internal, int2, internal, internal, internal, internal),
+	FUNCTION 4 @extschema@.minhash_gin_consistent(internal, int2, @extschema@.minhash, int4, internal, internal, internal, internal),
+	FUNCTION 6 @extschema@.minhash_gin_triconsistent(internal, int2, @extschema@.minhash, int4, internal, internal, internal),
+	FUNCTION 7 @extschema@.minhash_gin_approx_options(internal),
+	STORAGE int4;
+
+COMMENT ON OPERATOR FAMILY @extschema@.gin_minhash_approx_ops USING gin IS 'approximate LSH band keys of signatures: the %~ operator only';
+COMMENT ON OPERATOR CLASS @extschema@.gin_minhash_approx_ops USING gin IS 'approximate LSH band index (threshold and recall options): serves only %~ and resembles_approx(), and may return fewer rows than a sequential scan; exact queries never use it';
+-- The layout of gin_minhash_approx_ops and of recall =>: min_bands 1.
 -- lsh_index_layout(threshold, num_perm = 128), the exact layout, stays as
 -- it is; the approximate one is an overload whose recall has no default
 -- (with one, lsh_index_layout(0.8) and lsh_index_layout(0.8, 128) would
@@ -234,7 +288,7 @@ CREATE FUNCTION @extschema@.lsh_index_layout(threshold double precision, num_per
 								 OUT bands integer, OUT rows integer, OUT min_bands integer)
 	AS 'MODULE_PATHNAME', 'minhash_lsh_index_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the approximate layout of gin_minhash_ops'' recall option and of near_dupe_groups(..., recall) and near_dupe_pairs(..., recall), where a candidate shares one band (min_bands 1, no guarantee); a null recall gives the exact layout, that of lsh_index_layout(threshold, num_perm)';
+COMMENT ON FUNCTION @extschema@.lsh_index_layout(double precision, integer, double precision) IS 'the approximate layout of gin_minhash_approx_ops and of near_dupe_groups(..., recall) and near_dupe_pairs(..., recall), where a candidate shares one band (min_bands 1, no guarantee); a null recall gives the exact layout, that of lsh_index_layout(threshold, num_perm)';
 
 -------------------------------------------------------------------------------
 -- Pairs and groups of a table
@@ -305,7 +359,9 @@ COMMENT ON FUNCTION @extschema@.near_dupe_column_hint(regclass, name) IS 'the hi
 -- every signature the bodies use.
 
 -- near_dupe_check, pinned, names the relation in its messages by its name
--- (a regclass prints schema-qualified under the pinned path).  For a
+-- (a regclass prints schema-qualified under the pinned path).  Its
+-- threshold chooses a band layout, so 0 is refused, as everywhere a layout
+-- is chosen (minhash_check_layout_threshold in C, the same error).  For a
 -- partitioned table the hint says to group a plain table of its keys and
 -- signatures: grouping each partition alone misses the pairs across
 -- partitions.
@@ -359,6 +415,10 @@ BEGIN
 	IF threshold IS NOT NULL AND NOT (threshold BETWEEN 0 AND 1) THEN
 		RAISE EXCEPTION 'resemblance threshold must be between 0 and 1'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', threshold);
+	ELSIF threshold = 0 THEN
+		RAISE EXCEPTION 'threshold must be greater than 0 to choose a band layout'
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Give a threshold greater than 0 and at most 1.',
+				  DETAIL = 'At threshold 0 every pair of signatures qualifies, so no band layout narrows the search.';
 	END IF;
 
 	-- Every signature must be comparable with every other: one parameter set.
@@ -439,22 +499,6 @@ BEGIN
 		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
 					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
 					   || 'NULL::double precision AS resemblance WHERE false';
-	ELSIF threshold = 0 AND groups THEN
-		-- At threshold 0 no layout finds the pairs, and none is needed: every
-		-- pair qualifies, so the walk's first pivot, the best-ranked row,
-		-- takes every other row (as near_dupe_groups does).  Its pairs are
-		-- all the walk needs.
-		pairs_query := format($q$
-	SELECT sa.ctid AS tid_a, sb.ctid AS tid_b,
-		   @extschema@.minhash_size(sa.%3$I) AS size_a, @extschema@.minhash_size(sb.%3$I) AS size_b,
-		   sa.%2$I AS key_a, sb.%2$I AS key_b,
-		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
-	  FROM (SELECT s.ctid AS tid FROM ONLY %1$s s WHERE s.%3$I IS NOT NULL
-			 ORDER BY @extschema@.minhash_size(s.%3$I) DESC, s.%2$I, s.ctid LIMIT 1) best
-	  JOIN ONLY %1$s sa ON sa.ctid = best.tid
-	  JOIN ONLY %1$s sb ON sb.ctid <> best.tid AND sb.%3$I IS NOT NULL
-	 WHERE NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = sb.ctid) AND %4$s$q$,
-			source, key_column, sig_column, verify);
 	ELSE
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm);
 		pairs_query := format($q$
@@ -876,9 +920,12 @@ COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass, anyelement) IS '
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_stats(group_table regclass)
 	RETURNS TABLE(group_id bigint, pivot text, size bigint, avg_resemblance double precision,
 				  min_resemblance double precision)
-	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
 	AS $function$
-SELECT * FROM @extschema@.near_dupe_group_stats(group_table, NULL::pg_catalog.text)
+BEGIN
+	RETURN QUERY SELECT * FROM @extschema@.near_dupe_group_stats(group_table, NULL::text);
+END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_group_stats(regclass) IS 'each group of two or more documents: its pivot (as text), size, and the average and minimum resemblance of its members to the pivot (3 decimals); near_dupe_group_stats(group_table, NULL::bigint) returns the pivot in the key''s type';

@@ -21,3 +21,16 @@ SELECT count(*) FILTER (WHERE (a.sig < b.sig) = (b.sig > a.sig) AND (a.sig = b.s
                           AND (a.sig <= b.sig) = NOT (a.sig > b.sig)) AS consistent,
        count(*) AS pairs
   FROM op_docs a, op_docs b;
+
+-- The GIN operator families: the approximate one holds %~ alone, so the
+-- planner can answer %, %> (resembles(), the flagging trigger) only with the
+-- exact one, which holds all three.  Both classes pass amvalidate.
+SELECT f.opfname AS family, o.amopstrategy AS strategy, o.amopopr::regoperator AS operator
+  FROM pg_opfamily f JOIN pg_am am ON am.oid = f.opfmethod AND am.amname = 'gin'
+  JOIN pg_amop o ON o.amopfamily = f.oid
+ WHERE f.opfname LIKE 'gin_minhash%'
+ ORDER BY 1, 2;
+SELECT c.opcname, f.opfname AS family, c.opcdefault, amvalidate(c.oid)
+  FROM pg_opclass c JOIN pg_opfamily f ON f.oid = c.opcfamily
+ WHERE c.opcname LIKE 'gin_minhash%'
+ ORDER BY 1;

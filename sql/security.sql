@@ -340,6 +340,7 @@ SELECT count(*) AS resembles_literal_pairs FROM hijack_docs a, hijack_docs b WHE
 SELECT count(*) AS similar_literal_pairs FROM hijack_docs a, hijack_docs b WHERE a.sig OPERATOR(public.%) b.sig::text;
 SELECT count(*) FROM hijack_docs WHERE public.resembles(sig, body, 0.8);
 SELECT count(*) FROM hijack_docs WHERE sig OPERATOR(public.%) body;
+SELECT count(*) AS resembles_approx_pairs FROM hijack_docs a, hijack_docs b WHERE public.resembles_approx(a.sig, b.sig, 0.8);
 -- resembles() is still inlined into the indexable operator on this path.
 -- PostgreSQL 17 and later print the subquery's value as (InitPlan 1).col1,
 -- not $0: expected/security_1.out has that plan.

@@ -93,11 +93,17 @@ extern MinHash *minhash_query_signature(Datum datum, double *threshold);
 
 /* minhash_lsh.c */
 extern void minhash_check_layout(int32 bands, int32 rows, uint32 num_perm);
+extern double minhash_check_layout_threshold(double threshold);
 extern double minhash_check_recall(double recall);
 extern void minhash_recall_layout(double threshold, double recall, uint32 num_perm,
 								  uint32 *bands, uint32 *rows);
 
 /* minhash_gin.c */
 extern bool minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold);
+
+/* GIN strategies of the minhash operator families */
+#define MINHASH_SIMILAR_STRATEGY	1	/* minhash % minhash */
+#define MINHASH_QUERY_STRATEGY		2	/* minhash %> minhash_query */
+#define MINHASH_APPROX_STRATEGY		3	/* minhash %~ minhash_query */
 
 #endif							/* MINHASH_H */

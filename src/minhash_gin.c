@@ -1,8 +1,15 @@
 /*
  * minhash_gin.c
- *	  gin_minhash_ops: a GIN operator class whose keys are a signature's LSH
- *	  band keys (seeds 001 and 003), serving a % b (threshold from the
- *	  minhash.threshold setting) and a %> minhash_query(b, t).
+ *	  The GIN operator classes of minhash, whose keys are a signature's LSH
+ *	  band keys (seeds 001 and 003):
+ *	  - gin_minhash_ops, exact: serves a % b (threshold from the
+ *		minhash.threshold setting), a %> minhash_query(b, t) and
+ *		a %~ minhash_query(b, t), and never returns fewer rows than a
+ *		sequential scan;
+ *	  - gin_minhash_approx_ops, approximate: serves only a %~
+ *		minhash_query(b, t), and may return fewer.  Its operator family holds
+ *		nothing else, so the planner can never answer an exact query (%, %>,
+ *		resembles(), the flagging trigger's lookup) with it.
  *
  * The guarantee.  Let a query ask for resemblance >= t between signatures of
  * n values, and let D be the most positions two signatures may disagree on
@@ -15,36 +22,37 @@
  *		with the query, and the consistent function may demand b - D matches;
  *	  - when D >= b, the index proves nothing, and the scan reads every item.
  * Key collisions only add matches, never remove them, so they add candidates
- * and the recheck drops them.  The index therefore never returns fewer rows
- * than a sequential scan.
+ * and the recheck drops them.  The exact index therefore never returns fewer
+ * rows than a sequential scan.
  *
- * Except with the recall option (approximate mode, issue 17): bands and rows
- * come from mh_recall_layout(threshold option, recall), fewer and longer
- * bands, and a row is a candidate when it shares one key with the query (or
- * the b - D keys every passing row shares, when that is more).  A pair a
- * little above the threshold (mh_recall_target) shares a band with
- * probability recall, so such an index may return fewer rows than a
- * sequential scan; it never reads every item, whatever the query's
- * threshold.  recall is refused together with bands and rows.
+ * The approximate index takes bands and rows from mh_recall_layout(threshold
+ * option, recall option), fewer and longer bands, and a row is a candidate
+ * when it shares one key with the query (or the b - D keys every passing
+ * row shares, when that is more).  A pair a little above the threshold
+ * option (mh_recall_target) shares a band with probability recall, so %~
+ * through it may return fewer rows than a sequential scan; it never reads
+ * every item, whatever the query's threshold.
  *
- * The default layout (layout 1, mh_index_layout: mh_pigeonhole_layout with
- * two spare bands) takes b = D + 3 bands for the threshold option, rows =
- * floor(n / b): at 0.8 and n = 128, 28 bands of 4
- * rows, and a row must share 3 of the 28 keys with the query.  Two bands
- * more than the pigeonhole minimum cost 8% more keys, and buy short keys: a
- * candidate now needs three chance collisions instead of one, so keys of 20
- * bits (default key_bits) select hardly any extra candidates even at a
- * million rows.  Short keys are what make the index small and quick to build:
- * GIN's build cost and size grow with the number of distinct keys, and 2^20
- * keys shared by many rows compress into posting lists.
+ * The exact default layout (layout 1, mh_index_layout: mh_pigeonhole_layout
+ * with two spare bands) takes b = D + 3 bands for the threshold option, rows
+ * = floor(n / b): at 0.8 and n = 128, 28 bands of 4 rows, and a row must
+ * share 3 of the 28 keys with the query.  Two bands more than the pigeonhole
+ * minimum cost 8% more keys, and buy short keys: a candidate now needs three
+ * chance collisions instead of one, so keys of 20 bits (default key_bits)
+ * select hardly any extra candidates even at a million rows.  Short keys are
+ * what make the index small and quick to build: GIN's build cost and size
+ * grow with the number of distinct keys, and 2^20 keys shared by many rows
+ * compress into posting lists.
  *
  * The layout is stored with the index.  A GIN opclass cannot keep a
  * metapage, and PostgreSQL records only the opclass options a user gave, so
- * the option `layout` names the version of every choice above (layout 1:
- * threshold 0.8, key_bits 20, D + 3 bands, key = band key folded to 32 bits);
- * an index without it is layout 1 by definition.  The engine keeps a table
- * of the layouts it can read (src/core/index_layout.cpp); one it does not
- * know is refused at CREATE INDEX and at every scan or insert.
+ * the option `layout` names the version of every choice above (exact layout
+ * 1: threshold 0.8, key_bits 20, D + 3 bands, key = band key folded to 32
+ * bits; approximate layout 1: threshold 0.8, recall 0.99, key_bits 24,
+ * mh_recall_layout's bands, keys folded alike); an index without it is
+ * layout 1 by definition.  The engine keeps a table of the layouts it can
+ * read (src/core/index_layout.cpp); one it does not know is refused at
+ * CREATE INDEX and at every scan or insert.
  */
 #include "postgres.h"
 
@@ -52,11 +60,9 @@
 #include "access/reloptions.h"
 #include "access/stratnum.h"
 #include "fmgr.h"
+#include "utils/float.h"
 
 #include "minhash.h"
-
-#define MINHASH_SIMILAR_STRATEGY	1	/* minhash % minhash */
-#define MINHASH_QUERY_STRATEGY		2	/* minhash %> minhash_query */
 
 /*
  * The options as PostgreSQL parses them.  PostgreSQL stores only the options
@@ -75,46 +81,79 @@ typedef struct MinHashGinOptions
 								 * negative: the layout's */
 	int			key_bits;		/* bits kept of each band key; 0: the layout's */
 	int			layout;			/* layout version */
-	double		recall;			/* approximate layout; negative: exact */
+	double		recall;			/* refused: approximate indexes are
+								 * gin_minhash_approx_ops */
 } MinHashGinOptions;
+
+/* gin_minhash_approx_ops's options, with the same conventions. */
+typedef struct MinHashGinApproxOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	double		threshold;		/* negative: the layout's */
+	double		recall;			/* negative: the layout's */
+	int			key_bits;		/* 0: the layout's */
+	int			layout;			/* approximate layout version */
+} MinHashGinApproxOptions;
 
 #define THRESHOLD_NOT_GIVEN			(-1.0)
 #define RECALL_NOT_GIVEN			(-1.0)
 #define KEY_BITS_NOT_GIVEN			0
 
-pg_noreturn static void report_unknown_layout(int layout, bool creating);
-static double minhash_layout_threshold(uint32 layout);
+#define EXACT_OPCLASS	"gin_minhash_ops"
+#define APPROX_OPCLASS	"gin_minhash_approx_ops"
+
+pg_noreturn static void report_unknown_layout(const char *opclass, int layout, int latest, int default_layout,
+											   bool creating);
 
 /*
  * Refuse an index whose layout this library cannot read or build: its keys
  * would not be the ones the index holds, and scans would silently miss rows.
  */
 static void
-report_unknown_layout(int layout, bool creating)
+report_unknown_layout(const char *opclass, int layout, int latest, int default_layout, bool creating)
 {
 	if (creating)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("gin_minhash_ops layout %d is not supported by this version of minhash", layout),
-				 errdetail("The newest layout this version of minhash knows is %d.", MH_INDEX_LAYOUT_LATEST),
-				 errhint("Leave out the layout option to build layout %d.", MH_INDEX_LAYOUT_DEFAULT)));
+				 errmsg("%s layout %d is not supported by this version of minhash", opclass, layout),
+				 errdetail("The newest layout this version of minhash knows is %d.", latest),
+				 errhint("Leave out the layout option to build layout %d.", default_layout)));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("index uses gin_minhash_ops layout %d, which this version of minhash cannot read", layout),
+			 errmsg("index uses %s layout %d, which this version of minhash cannot read", opclass, layout),
 			 errdetail("The newest layout this version of minhash knows is %d: the index was built by another version, whose keys this one cannot compute.",
-					   MH_INDEX_LAYOUT_LATEST),
+					   latest),
 			 errhint("Install the version of minhash that built the index, or drop the index and create it again without the layout option (REINDEX keeps the layout).")));
 }
 
-/* The layout index_layout() computed last, and for what. */
-static bool cached_valid = false;
-static MhIndexOptions cached_options;
-static uint32 cached_num_perm;
-static MhIndexLayout cached_layout;
-
-/* The layout of this index for signatures of num_perm values. */
+/*
+ * Refuse a threshold option of 0, which no band layout serves
+ * (minhash_check_layout_threshold), at CREATE INDEX.
+ */
 static void
-index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
+check_threshold_option(relopt_value *values, int count, double threshold)
+{
+	for (int i = 0; i < count; i++)
+		if (values[i].isset && strcmp(values[i].gen->name, "threshold") == 0)
+			minhash_check_layout_threshold(threshold);
+}
+
+/* What exact_layout() and approx_layout() computed last, and for what. */
+typedef struct LayoutCache
+{
+	bool		valid;
+	uint32		num_perm;
+	MhIndexLayout layout;
+} LayoutCache;
+
+static LayoutCache exact_cache;
+static MhIndexOptions exact_cached_options;
+static LayoutCache approx_cache;
+static MhApproxIndexOptions approx_cached_options;
+
+/* The layout of this gin_minhash_ops index for signatures of num_perm values. */
+static void
+exact_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 {
 	MhIndexOptions options;
 	MhStatus	status;
@@ -130,7 +169,14 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 		MinHashGinOptions *given = (MinHashGinOptions *) PG_GET_OPCLASS_OPTIONS();
 
 		if (given->layout < 1)
-			report_unknown_layout(given->layout, false);
+			report_unknown_layout(EXACT_OPCLASS, given->layout, MH_INDEX_LAYOUT_LATEST,
+								  MH_INDEX_LAYOUT_DEFAULT, false);
+		/* CREATE INDEX refuses it, but a build that took it may have stored it */
+		if (given->recall != RECALL_NOT_GIVEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("index has the recall option of gin_minhash_ops, which this version of minhash cannot read"),
+					 errhint("Drop the index, and create it again with the operator class gin_minhash_approx_ops for an approximate index.")));
 		options.layout = (uint32) given->layout;
 		options.threshold = given->threshold;
 		options.key_bits = (uint32) given->key_bits;
@@ -140,49 +186,91 @@ index_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
 			options.bands = (uint32) given->bands;
 			options.rows = (uint32) given->rows;
 		}
-		if (given->recall > 0.0)
-			options.recall = given->recall;
 	}
-	/* the last options' layout: the recall layout takes a search (some 20 us) */
-	if (cached_valid && cached_num_perm == num_perm &&
-		memcmp(&cached_options, &options, sizeof(options)) == 0)
+	if (exact_cache.valid && exact_cache.num_perm == num_perm &&
+		memcmp(&exact_cached_options, &options, sizeof(options)) == 0)
 	{
-		*layout = cached_layout;
+		*layout = exact_cache.layout;
 		return;
 	}
 	status = mh_index_layout(&options, num_perm, layout);
-	if (status != MH_OK && options.recall > 0.0 && status != MH_ERR_UNKNOWN_LAYOUT)
+	if (status == MH_ERR_UNKNOWN_LAYOUT)
+		report_unknown_layout(EXACT_OPCLASS, (int) options.layout, MH_INDEX_LAYOUT_LATEST,
+							  MH_INDEX_LAYOUT_DEFAULT, false);
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "choose the index layout");
+	exact_cached_options = options;
+	exact_cache.num_perm = num_perm;
+	exact_cache.layout = *layout;
+	exact_cache.valid = true;
+}
+
+/* The layout of this gin_minhash_approx_ops index for signatures of num_perm values. */
+static void
+approx_layout(FunctionCallInfo fcinfo, uint32 num_perm, MhIndexLayout *layout)
+{
+	MhApproxIndexOptions options;
+	MhApproxLayoutVersion version;
+	MhStatus	status;
+
+	memset(&options, 0, sizeof(options));
+	options.layout = MH_APPROX_LAYOUT_DEFAULT;
+	options.threshold = THRESHOLD_NOT_GIVEN;
+	options.recall = RECALL_NOT_GIVEN;
+	options.key_bits = KEY_BITS_NOT_GIVEN;
+
+	if (PG_HAS_OPCLASS_OPTIONS())
+	{
+		MinHashGinApproxOptions *given = (MinHashGinApproxOptions *) PG_GET_OPCLASS_OPTIONS();
+
+		if (given->layout < 1)
+			report_unknown_layout(APPROX_OPCLASS, given->layout, MH_APPROX_LAYOUT_LATEST,
+								  MH_APPROX_LAYOUT_DEFAULT, false);
+		options.layout = (uint32) given->layout;
+		options.threshold = given->threshold;
+		options.recall = given->recall;
+		options.key_bits = (uint32) given->key_bits;
+	}
+	/* the recall layout takes a search: keep the last one */
+	if (approx_cache.valid && approx_cache.num_perm == num_perm &&
+		memcmp(&approx_cached_options, &options, sizeof(options)) == 0)
+	{
+		*layout = approx_cache.layout;
+		return;
+	}
+	if (mh_approx_layout_version(options.layout, &version) != MH_OK)
+		report_unknown_layout(APPROX_OPCLASS, (int) options.layout, MH_APPROX_LAYOUT_LATEST,
+							  MH_APPROX_LAYOUT_DEFAULT, false);
+	status = mh_approx_index_layout(&options, num_perm, layout);
+	if (status != MH_OK)
 	{
 		uint32		bands,
 					rows;
 
 		/* its errors, should a stored option not fit these signatures */
-		minhash_recall_layout(options.threshold >= 0.0 ? options.threshold :
-							  minhash_layout_threshold(options.layout),
-							  options.recall, num_perm, &bands, &rows);
-	}
-	if (status == MH_ERR_UNKNOWN_LAYOUT)
-		report_unknown_layout((int) options.layout, false);
-	if (status != MH_OK)
+		minhash_recall_layout(options.threshold >= 0.0 ? options.threshold : version.threshold,
+							  options.recall >= 0.0 ? options.recall : version.recall,
+							  num_perm, &bands, &rows);
 		minhash_report_core_failure(status, "choose the index layout");
-	cached_options = options;
-	cached_num_perm = num_perm;
-	cached_layout = *layout;
-	cached_valid = true;
+	}
+	approx_cached_options = options;
+	approx_cache.num_perm = num_perm;
+	approx_cache.layout = *layout;
+	approx_cache.valid = true;
 }
 
 /*
- * Whether an index with these opclass options (parsed, as IndexOptInfo keeps
- * them; NULL: none given) narrows a query at threshold over signatures of
- * num_perm values, i.e. whether extract_query would demand matching keys
- * rather than read every item.  For the planner (minhash_selectivity.c), so
- * it never raises: options this library cannot read count as narrowing, and
- * the scan itself reports them.
+ * Whether a gin_minhash_ops index with these opclass options (parsed, as
+ * IndexOptInfo keeps them; NULL: none given) narrows a query at threshold
+ * over signatures of num_perm values, i.e. whether extract_query would
+ * demand matching keys rather than read every item.  For the planner
+ * (minhash_selectivity.c), so it never raises: options this library cannot
+ * read count as narrowing, and the scan itself reports them.
  */
 bool
 minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
 {
-	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN, 0};
+	MhIndexOptions index_options = {MH_INDEX_LAYOUT_DEFAULT, THRESHOLD_NOT_GIVEN, 0, 0, KEY_BITS_NOT_GIVEN};
 	MhIndexLayout layout;
 
 	if (options != NULL)
@@ -196,12 +284,10 @@ minhash_gin_narrows(const bytea *options, uint32 num_perm, double threshold)
 		index_options.key_bits = (uint32) given->key_bits;
 		index_options.bands = (uint32) given->bands;
 		index_options.rows = (uint32) given->rows;
-		index_options.recall = given->recall > 0.0 ? given->recall : 0.0;
 	}
 	if (mh_index_layout(&index_options, num_perm, &layout) != MH_OK)
 		return true;
-	/* an approximate index never reads everything (extract_query) */
-	return layout.approximate || mh_max_disagreements(threshold, num_perm) < layout.bands;
+	return mh_max_disagreements(threshold, num_perm) < layout.bands;
 }
 
 /*
@@ -224,6 +310,41 @@ band_entries(const MinHash *sig, const MhIndexLayout *layout)
 	return entries;
 }
 
+/*
+ * The query's keys, each pointing at the matches a candidate needs
+ * (extra_data, read by the consistent functions).
+ */
+static Datum *
+query_entries(const MinHash *sig, const MhIndexLayout *layout, int32 required,
+			  int32 *nentries, Pointer **extra_data)
+{
+	int32	   *shared = palloc(sizeof(int32));
+
+	*shared = required;
+	*extra_data = palloc(sizeof(Pointer) * layout->bands);
+	for (uint32 i = 0; i < layout->bands; i++)
+		(*extra_data)[i] = (Pointer) shared;
+	*nentries = (int32) layout->bands;
+	return band_entries(sig, layout);
+}
+
+/* The query's signature and threshold, by strategy. */
+static MinHash *
+query_signature(FunctionCallInfo fcinfo, StrategyNumber strategy, double *threshold)
+{
+	switch (strategy)
+	{
+		case MINHASH_SIMILAR_STRATEGY:
+			*threshold = minhash_similarity_threshold;
+			return PG_GETARG_MINHASH_P(0);
+		case MINHASH_QUERY_STRATEGY:
+		case MINHASH_APPROX_STRATEGY:
+			return minhash_query_signature(PG_GETARG_DATUM(0), threshold);
+		default:
+			elog(ERROR, "unrecognized strategy number: %d", strategy);
+	}
+}
+
 PG_FUNCTION_INFO_V1(minhash_gin_extract_value);
 Datum
 minhash_gin_extract_value(PG_FUNCTION_ARGS)
@@ -232,11 +353,15 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	MhIndexLayout layout;
 
-	index_layout(fcinfo, sig->num_perm, &layout);
+	exact_layout(fcinfo, sig->num_perm, &layout);
 	*nentries = (int32) layout.bands;
 	PG_RETURN_POINTER(band_entries(sig, &layout));
 }
 
+/*
+ * gin_minhash_ops: %, %> and %~ alike, exactly (see the top of this file):
+ * b - D matches, or every item below what the layout guarantees.
+ */
 PG_FUNCTION_INFO_V1(minhash_gin_extract_query);
 Datum
 minhash_gin_extract_query(PG_FUNCTION_ARGS)
@@ -245,42 +370,13 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	StrategyNumber strategy = PG_GETARG_UINT16(2);
 	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
 	int32	   *search_mode = (int32 *) PG_GETARG_POINTER(6);
-	MinHash    *sig;
 	double		threshold;
+	MinHash    *sig = query_signature(fcinfo, strategy, &threshold);
 	MhIndexLayout layout;
 	uint32		max_disagreements;
-	int32	   *required;
 
-	switch (strategy)
-	{
-		case MINHASH_SIMILAR_STRATEGY:
-			sig = PG_GETARG_MINHASH_P(0);
-			threshold = minhash_similarity_threshold;
-			break;
-		case MINHASH_QUERY_STRATEGY:
-			sig = minhash_query_signature(PG_GETARG_DATUM(0), &threshold);
-			break;
-		default:
-			elog(ERROR, "unrecognized strategy number: %d", strategy);
-	}
-
-	index_layout(fcinfo, sig->num_perm, &layout);
+	exact_layout(fcinfo, sig->num_perm, &layout);
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
-	if (layout.approximate)
-	{
-		/*
-		 * The recall option: a row is a candidate when it shares one key,
-		 * or the b - D keys every passing row shares when that is more.
-		 */
-		required = palloc(sizeof(int32));
-		*required = max_disagreements < layout.bands ?
-			(int32) Max(layout.bands - max_disagreements, 1) : 1;
-		*extra_data = palloc(sizeof(Pointer) * layout.bands);
-		for (uint32 i = 0; i < layout.bands; i++)
-			(*extra_data)[i] = (Pointer) required;
-		*nentries = (int32) layout.bands;
-		PG_RETURN_POINTER(band_entries(sig, &layout));
-	}
 	if (max_disagreements >= layout.bands)
 	{
 		/* below what the layout guarantees: read everything, recheck all */
@@ -288,17 +384,51 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 		*search_mode = GIN_SEARCH_MODE_ALL;
 		PG_RETURN_POINTER(NULL);
 	}
+	PG_RETURN_POINTER(query_entries(sig, &layout, (int32) (layout.bands - max_disagreements),
+									nentries, extra_data));
+}
 
-	required = palloc(sizeof(int32));
-	*required = (int32) (layout.bands - max_disagreements);
-	*extra_data = palloc(sizeof(Pointer) * layout.bands);
-	for (uint32 i = 0; i < layout.bands; i++)
-		(*extra_data)[i] = (Pointer) required;
+PG_FUNCTION_INFO_V1(minhash_gin_approx_extract_value);
+Datum
+minhash_gin_approx_extract_value(PG_FUNCTION_ARGS)
+{
+	MinHash    *sig = PG_GETARG_MINHASH_P(0);
+	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
+	MhIndexLayout layout;
+
+	approx_layout(fcinfo, sig->num_perm, &layout);
 	*nentries = (int32) layout.bands;
 	PG_RETURN_POINTER(band_entries(sig, &layout));
 }
 
-/* Matching keys a candidate needs: b - D (see the top of this file). */
+/*
+ * gin_minhash_approx_ops: %~ only.  A row is a candidate when it shares one
+ * key, or the b - D keys every passing row shares when that is more.
+ */
+PG_FUNCTION_INFO_V1(minhash_gin_approx_extract_query);
+Datum
+minhash_gin_approx_extract_query(PG_FUNCTION_ARGS)
+{
+	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
+	StrategyNumber strategy = PG_GETARG_UINT16(2);
+	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
+	double		threshold;
+	MinHash    *sig;
+	MhIndexLayout layout;
+	uint32		max_disagreements;
+
+	if (strategy != MINHASH_APPROX_STRATEGY)
+		elog(ERROR, "unrecognized strategy number: %d", strategy);
+	sig = query_signature(fcinfo, strategy, &threshold);
+	approx_layout(fcinfo, sig->num_perm, &layout);
+	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
+	PG_RETURN_POINTER(query_entries(sig, &layout,
+									max_disagreements < layout.bands ?
+									(int32) Max(layout.bands - max_disagreements, 1) : 1,
+									nentries, extra_data));
+}
+
+/* Matching keys a candidate needs (query_entries). */
 static int32
 required_matches(int32 nkeys, Pointer *extra_data)
 {
@@ -337,8 +467,9 @@ minhash_gin_triconsistent(PG_FUNCTION_ARGS)
 
 /*
  * bands and rows come together, and replace the threshold option; the layout
- * must be one this library builds.  Runs at CREATE INDEX when options are
- * given (PostgreSQL validates stored options only then).
+ * must be one this library builds; a threshold option must be above 0; an
+ * approximate index is another operator class.  Runs at CREATE INDEX when
+ * options are given (PostgreSQL validates stored options only then).
  */
 static void
 validate_options(void *parsed, relopt_value *values, int count)
@@ -348,7 +479,15 @@ validate_options(void *parsed, relopt_value *values, int count)
 
 	if (options->layout < 1 ||
 		mh_index_layout_version((uint32) options->layout, &version) != MH_OK)
-		report_unknown_layout(options->layout, true);
+		report_unknown_layout(EXACT_OPCLASS, options->layout, MH_INDEX_LAYOUT_LATEST,
+							  MH_INDEX_LAYOUT_DEFAULT, true);
+	for (int i = 0; i < count; i++)
+		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gin_minhash_ops is exact and takes no recall"),
+					 errdetail("An approximate index may miss rows, so it has its own operator class, which exact queries never use."),
+					 errhint("Create the index with the operator class gin_minhash_approx_ops (threshold = ..., recall = ...), and query it with sig %%~ minhash_query(q, threshold) or resembles_approx(sig, q, threshold).")));
 	if ((options->bands == 0) != (options->rows == 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -359,33 +498,37 @@ validate_options(void *parsed, relopt_value *values, int count)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("give either bands and rows, or threshold"),
 					 errhint("A threshold chooses bands and rows that find every pair at or above it.")));
-	for (int i = 0; i < count; i++)
-		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0)
-		{
-			if (options->bands > 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("give either bands and rows, or recall"),
-						 errhint("A recall chooses bands and rows for the threshold option.")));
-			minhash_check_recall(options->recall);
-		}
+	check_threshold_option(values, count, options->threshold);
 }
 
-/* The threshold option's default in a layout version. */
-static double
-minhash_layout_threshold(uint32 layout)
+/* The approximate index's options: a known layout, a threshold above 0, a recall in (0, 1). */
+static void
+validate_approx_options(void *parsed, relopt_value *values, int count)
 {
-	MhIndexLayoutVersion version;
+	MinHashGinApproxOptions *options = (MinHashGinApproxOptions *) parsed;
+	MhApproxLayoutVersion version;
 
-	if (mh_index_layout_version(layout, &version) != MH_OK)
-		report_unknown_layout((int) layout, false);
-	return version.threshold;
+	if (options->layout < 1 ||
+		mh_approx_layout_version((uint32) options->layout, &version) != MH_OK)
+		report_unknown_layout(APPROX_OPCLASS, options->layout, MH_APPROX_LAYOUT_LATEST,
+							  MH_APPROX_LAYOUT_DEFAULT, true);
+	check_threshold_option(values, count, options->threshold);
+	for (int i = 0; i < count; i++)
+		if (values[i].isset && strcmp(values[i].gen->name, "recall") == 0 &&
+			!(options->recall > 0.0 && options->recall < 1.0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("recall must be between 0 and 1, exclusive"),
+					 errdetail("The value given was %s.", float8out_internal(options->recall)),
+					 errhint("Leave the option out for recall %s; an index that finds every row is gin_minhash_ops.",
+							 float8out_internal(version.recall))));
 }
 
 /*
- * The options.  The defaults of threshold and key_bits are out of their
- * ranges, which a user cannot give: they mean "the layout's" (layout 1: 0.8
- * and 20), see MinHashGinOptions.
+ * gin_minhash_ops's options.  The defaults of threshold and key_bits are out
+ * of their ranges, which a user cannot give: they mean "the layout's"
+ * (layout 1: 0.8 and 20), see MinHashGinOptions.  recall is registered only
+ * to be refused with a hint.
  */
 PG_FUNCTION_INFO_V1(minhash_gin_options);
 Datum
@@ -401,7 +544,7 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							"hash values per LSH band (with bands; default: derived from threshold)",
 							0, 0, MH_MAX_NUM_PERM, offsetof(MinHashGinOptions, rows));
 	add_local_real_reloption(relopts, "threshold",
-							 "lowest resemblance that queries find through band keys alone (default: the layout's, 0.8)",
+							 "lowest resemblance that queries find through band keys alone, above 0 (default: the layout's, 0.8)",
 							 THRESHOLD_NOT_GIVEN, 0.0, 1.0,
 							 offsetof(MinHashGinOptions, threshold));
 	add_local_int_reloption(relopts, "key_bits",
@@ -412,9 +555,36 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							MH_INDEX_LAYOUT_DEFAULT, 1, PG_INT32_MAX,
 							offsetof(MinHashGinOptions, layout));
 	add_local_real_reloption(relopts, "recall",
-							 "approximate index: bands and rows reaching this recall a little above the threshold option, a candidate sharing one key (default: exact)",
+							 "not accepted: an approximate index is gin_minhash_approx_ops",
 							 RECALL_NOT_GIVEN, 0.0, 1.0,
 							 offsetof(MinHashGinOptions, recall));
 	register_reloptions_validator(relopts, validate_options);
+	PG_RETURN_VOID();
+}
+
+/* gin_minhash_approx_ops's options, defaults out of range as above. */
+PG_FUNCTION_INFO_V1(minhash_gin_approx_options);
+Datum
+minhash_gin_approx_options(PG_FUNCTION_ARGS)
+{
+	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
+
+	init_local_reloptions(relopts, sizeof(MinHashGinApproxOptions));
+	add_local_real_reloption(relopts, "threshold",
+							 "resemblance the recall is reached a little above, above 0 (default: the layout's, 0.8)",
+							 THRESHOLD_NOT_GIVEN, 0.0, 1.0,
+							 offsetof(MinHashGinApproxOptions, threshold));
+	add_local_real_reloption(relopts, "recall",
+							 "share of the pairs 0.05 above the threshold that share a band key, between 0 and 1 (default: the layout's, 0.99)",
+							 RECALL_NOT_GIVEN, 0.0, 1.0,
+							 offsetof(MinHashGinApproxOptions, recall));
+	add_local_int_reloption(relopts, "key_bits",
+							"bits kept of each band key: fewer make a smaller index and more candidates (default: the layout's, 24)",
+							KEY_BITS_NOT_GIVEN, 16, 32, offsetof(MinHashGinApproxOptions, key_bits));
+	add_local_int_reloption(relopts, "layout",
+							"version of the approximate key layout (default 1, the only one; recorded so that later versions keep reading the index)",
+							MH_APPROX_LAYOUT_DEFAULT, 1, PG_INT32_MAX,
+							offsetof(MinHashGinApproxOptions, layout));
+	register_reloptions_validator(relopts, validate_approx_options);
 	PG_RETURN_VOID();
 }

@@ -89,9 +89,9 @@ minhash_lsh_probability(PG_FUNCTION_ARGS)
 }
 
 /*
- * Approximate mode's recall (recall => of near_dupe_groups, the index's
- * recall option): strictly between 0 and 1; NULL, not 0 or 1, asks for the
- * exact result.
+ * Approximate mode's recall (recall => of near_dupe_groups and
+ * near_dupe_pairs, lsh_index_layout): strictly between 0 and 1; NULL, not 0
+ * or 1, asks for the exact result.
  */
 double
 minhash_check_recall(double recall)
@@ -105,6 +105,27 @@ minhash_check_recall(double recall)
 	return recall;
 }
 
+/*
+ * The one rule for a threshold that chooses a band layout (index options,
+ * lsh_index_layout, near_dupe_groups, near_dupe_pairs, near_dupe_query): in
+ * (0, 1].  At 0 every pair qualifies and no layout narrows anything, so
+ * refusing it beats a layout that reads everything.  Plain comparisons
+ * (resembles, minhash_query, minhash.threshold) take [0, 1].
+ * near_dupe_check raises the same error in SQL.
+ */
+double
+minhash_check_layout_threshold(double threshold)
+{
+	minhash_check_threshold(threshold);
+	if (threshold == 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threshold must be greater than 0 to choose a band layout"),
+				 errdetail("At threshold 0 every pair of signatures qualifies, so no band layout narrows the search."),
+				 errhint("Give a threshold greater than 0 and at most 1.")));
+	return threshold;
+}
+
 /* The approximate layout for recall at threshold (mh_recall_layout), or an error. */
 void
 minhash_recall_layout(double threshold, double recall, uint32 num_perm,
@@ -112,7 +133,7 @@ minhash_recall_layout(double threshold, double recall, uint32 num_perm,
 {
 	MhStatus	status;
 
-	minhash_check_threshold(threshold);
+	minhash_check_layout_threshold(threshold);
 	minhash_check_recall(recall);
 	status = mh_recall_layout(threshold, recall, num_perm, bands, rows);
 	if (status == MH_ERR_BANDS_RANGE)
@@ -131,10 +152,11 @@ PG_FUNCTION_INFO_V1(minhash_lsh_index_layout);
  * the layout gin_minhash_ops takes for its threshold option (in its default
  * layout version: the engine's one pigeonhole layout with that version's
  * spare bands), and how many bands a row at that threshold is sure to share
- * with the query.  With a recall (not null): the approximate layout of the
- * index's recall option and of near_dupe_groups(..., recall), mh_recall_layout,
- * where a candidate shares one band (min_bands 1, not a guarantee).  Not
- * strict for recall's sake: a null threshold or num_perm gives null.
+ * with the query.  With a recall (not null): the approximate layout of
+ * gin_minhash_approx_ops (its default layout version) and of
+ * near_dupe_groups(..., recall), mh_recall_layout, where a candidate shares
+ * one band (min_bands 1, not a guarantee).  Not strict for recall's sake: a
+ * null threshold or num_perm gives null.
  */
 Datum
 minhash_lsh_index_layout(PG_FUNCTION_ARGS)
@@ -149,7 +171,7 @@ minhash_lsh_index_layout(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		PG_RETURN_NULL();
-	threshold = minhash_check_threshold(PG_GETARG_FLOAT8(0));
+	threshold = minhash_check_layout_threshold(PG_GETARG_FLOAT8(0));
 	num_perm = PG_GETARG_INT32(1);
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
 		minhash_report_params_error(MH_ERR_NUM_PERM_RANGE, num_perm, 0);
@@ -166,10 +188,7 @@ minhash_lsh_index_layout(PG_FUNCTION_ARGS)
 	else if (mh_index_layout_version(MH_INDEX_LAYOUT_DEFAULT, &version) != MH_OK)
 		elog(ERROR, "index layout %d is unknown", MH_INDEX_LAYOUT_DEFAULT);
 	else if (mh_pigeonhole_layout(threshold, (uint32) num_perm, version.spare_bands, &layout) != MH_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("no band layout finds every pair at threshold %g", threshold),
-				 errdetail("At threshold %g every position of two signatures may disagree.", threshold)));
+		elog(ERROR, "no pigeonhole layout at threshold %g", threshold);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	values[0] = Int32GetDatum((int32) layout.bands);

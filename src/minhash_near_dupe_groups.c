@@ -470,7 +470,8 @@ check_key_type(Oid result_type, Oid column_type, const char *key_column, Oid sou
  * key_column, sig_column, threshold: the first four arguments of
  * near_dupe_groups and near_dupe_pairs), with its errors for bad arguments,
  * a view, mixed parameters (one scan).  With typed keys the result's key
- * type must be the key column's own.
+ * type must be the key column's own.  The threshold, or minhash.threshold
+ * for a null one, chooses a band layout, so it must be above 0.
  */
 void
 minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys, Oid result_key_type,
@@ -503,6 +504,7 @@ minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys, Oid res
 	source->relation = PG_GETARG_OID(0);
 	source->key_column = NameStr(*PG_GETARG_NAME(1));
 	source->sig_column = NameStr(*PG_GETARG_NAME(2));
+	minhash_check_layout_threshold(PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3));
 	if (typed_keys)
 		check_key_type(result_key_type, source->key_type, source->key_column, source->relation);
 }

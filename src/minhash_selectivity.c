@@ -1,8 +1,9 @@
 /*
  * minhash_selectivity.c
- *	  The restriction estimators of sig % q and sig %> query (and so of
- *	  resembles()): statistics of mixed signatures, and prepared statements
- *	  whose threshold the planner cannot see.
+ *	  The restriction estimators of sig % q, sig %> query and sig %~ query
+ *	  (and so of resembles() and resembles_approx()): statistics of mixed
+ *	  signatures, and prepared statements whose threshold the planner cannot
+ *	  see.
  *
  * Statistics of mixed signatures.  matchingsel, PostgreSQL's estimator for
  * such operators, runs the operator itself on the column's most common
@@ -26,16 +27,17 @@
  * is minhash_query($1, $2): GIN's estimate then assumes one key, and the
  * planner would take the index at any threshold.
  *
- * So when the operand is not a constant and the index might read everything
- * (the threshold is not known, or is known and below what every
- * gin_minhash_ops index on the column narrows; an approximate index, with
- * the recall option, narrows at every threshold), this estimator says the
- * clause may keep every row: selectivity 1, an upper bound, which prices the
- * index above a sequential scan.  Otherwise, and for constants (GIN's own
- * estimate is right there), it is the matching estimate above.  A generic
- * plan for minhash_query($1, 0.8) therefore still uses the index, and one
- * for minhash_query($1, $2) scans the table; with plan_cache_mode = auto the
- * plan cache keeps making custom plans while they are cheaper than that.
+ * So when the operand is not a constant and every index on the column that
+ * can serve the operator might read everything (the threshold is not known,
+ * or is known and below what each gin_minhash_ops index narrows; a
+ * gin_minhash_approx_ops index, which serves only %~, narrows at every
+ * threshold), this estimator says the clause may keep every row:
+ * selectivity 1, an upper bound, which prices the index above a sequential
+ * scan.  Otherwise, and for constants (GIN's own estimate is right there),
+ * it is the matching estimate above.  A generic plan for minhash_query($1, 0.8) therefore
+ * still uses the index, and one for minhash_query($1, $2) scans the table;
+ * with plan_cache_mode = auto the plan cache keeps making custom plans while
+ * they are cheaper than that.
  */
 #include "postgres.h"
 
@@ -46,6 +48,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
 #include "minhash.h"
@@ -199,13 +202,16 @@ index_on(IndexOptInfo *index, VariableStatData *vardata)
 }
 
 /*
- * Whether a scan of some gin_minhash_ops index on the column could read
- * every item for this operand: the threshold unknown (known: threshold_known
- * false), or below what every such index narrows.  False when the column has
- * no such index.
+ * Whether every index on the column that serves the operator could read
+ * every item for this operand: the threshold unknown (threshold_known
+ * false), or below what each such index narrows.  False when the column has
+ * no such index.  An index serves the operator when its operator family
+ * holds it; one whose family lacks %> (gin_minhash_approx_ops) is
+ * approximate and narrows at every threshold.
  */
 static bool
-index_may_read_everything(VariableStatData *vardata, bool threshold_known, double threshold)
+index_may_read_everything(VariableStatData *vardata, Oid operator, Oid query_type,
+						  bool threshold_known, double threshold)
 {
 	uint32		num_perm = vardata->atttypmod > 0 ? (uint32) vardata->atttypmod : ASSUMED_NUM_PERM;
 	bool		indexed = false;
@@ -218,12 +224,17 @@ index_may_read_everything(VariableStatData *vardata, bool threshold_known, doubl
 		IndexOptInfo *index = (IndexOptInfo *) lfirst(cell);
 
 		if (index->relam != GIN_AM_OID || index->ncolumns < 1 ||
-			index->opcintype[0] != vardata->vartype || !index_on(index, vardata))
+			index->opcintype[0] != vardata->vartype || !index_on(index, vardata) ||
+			!op_in_opfamily(operator, index->opfamily[0]))
 			continue;
 		indexed = true;
-		/* threshold unknown: only an approximate index narrows at every one (0) */
-		if (minhash_gin_narrows(index->opclassoptions ? index->opclassoptions[0] : NULL,
-								num_perm, threshold_known ? threshold : 0.0))
+		if (!OidIsValid(get_opfamily_member(index->opfamily[0], index->opcintype[0], query_type,
+											MINHASH_QUERY_STRATEGY)))
+			return false;
+		/* threshold unknown: no exact index narrows at every one (0) */
+		if (threshold_known &&
+			minhash_gin_narrows(index->opclassoptions ? index->opclassoptions[0] : NULL,
+								num_perm, threshold))
 			return false;
 	}
 	return indexed;
@@ -234,6 +245,7 @@ Datum
 minhash_query_restrict(PG_FUNCTION_ARGS)
 {
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
 	VariableStatData vardata;
@@ -248,7 +260,8 @@ minhash_query_restrict(PG_FUNCTION_ARGS)
 			double		threshold = 0;
 			bool		known = constant_threshold(operand, exprType(lsecond(args)), &threshold);
 
-			unbounded = index_may_read_everything(&vardata, known, threshold);
+			unbounded = index_may_read_everything(&vardata, operator, exprType(lsecond(args)),
+												  known, threshold);
 		}
 		ReleaseVariableStats(vardata);
 	}

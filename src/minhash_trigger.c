@@ -8,13 +8,15 @@
  *	  EXECUTE FUNCTION minhash_flag_duplicates('sig', 'duplicate_of', '0.8'
  *											   [, 'key_column' [, 'lock']]);
  *
- * The lookup is one SPI query through the %> operator, which the GIN index
- * serves.  Every name in it comes from the catalogs and is quoted, the
- * threshold is parsed here and written as a float8 constant, and every operator
- * and function is schema-qualified, so neither the trigger's arguments nor
- * the caller's search_path can change what the query does.  The key is
- * stored in the flag column as an assignment stores it: a key that does not
- * fit is an error, never a truncated key naming another row.
+ * The lookup is one SPI query through the %> operator, which a
+ * gin_minhash_ops index serves (never a gin_minhash_approx_ops one, whose
+ * operator family lacks it).  Every name in it comes from the catalogs and
+ * is quoted, the threshold is parsed here and written as a float8 constant,
+ * and every operator and function is schema-qualified, so neither the
+ * trigger's arguments nor the caller's search_path can change what the
+ * query does.  The key is stored in the flag column as an assignment stores
+ * it: a key that does not fit is an error, never a truncated key naming
+ * another row.
  *
  * Each trigger's arguments are read, checked against the table and turned
  * into a kept plan once, on its first row, and again after the table, the
@@ -66,7 +68,8 @@ typedef struct FlagConfig
 	AttrNumber	sig_attnum;
 	AttrNumber	flag_attnum;
 	AttrNumber	key_attnum;
-	Oid			minhash_type;	/* the extension's type */
+	Oid			minhash_type;	/* the extension's types */
+	Oid			query_type;
 	Oid			flag_type;
 	int32		flag_typmod;
 	Oid			key_type;
@@ -288,16 +291,16 @@ parse_lock_mode(const char *text, const char *trigger_name)
 	return false;				/* keep compiler quiet */
 }
 
-/* The extension's minhash type: in the schema of this function. */
+/* One of the extension's types: in the schema of this function. */
 static Oid
-extension_minhash_type(Oid extension_schema)
+extension_type(Oid extension_schema, const char *name)
 {
 	Oid			type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-									   CStringGetDatum("minhash"),
+									   CStringGetDatum(name),
 									   ObjectIdGetDatum(extension_schema));
 
 	if (!OidIsValid(type))
-		elog(ERROR, "type minhash not found in schema %u", extension_schema);
+		elog(ERROR, "type %s not found in schema %u", name, extension_schema);
 	return type;
 }
 
@@ -348,7 +351,8 @@ read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *co
 				 errhint("Give the signature column, the flag column, the threshold and optionally the key column and the concurrency mode, as in %s('sig', 'duplicate_of', '0.8').",
 						 FUNCTION_NAME)));
 
-	config->minhash_type = extension_minhash_type(extension_schema);
+	config->minhash_type = extension_type(extension_schema, "minhash");
+	config->query_type = extension_type(extension_schema, "minhash_query");
 	config->sig_attnum = user_column(rel, args[0]);
 	config->flag_attnum = user_column(rel, args[1]);
 	config->threshold = parse_threshold(args[2], trigger->tgname);
@@ -604,7 +608,8 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
  * 2,000 rows load about 37 times slower than with fastupdate off, slower
  * than with no index at all).  The README creates the index WITH (fastupdate
  * = off); a trigger whose signature column has a GIN index with fastupdate
- * on says so, once per trigger and session.
+ * on that can serve its lookup (its operator family holds %>, so not
+ * gin_minhash_approx_ops) says so, once per trigger and session.
  */
 static List *triggers_warned_fastupdate = NIL;
 
@@ -624,6 +629,8 @@ warn_fastupdate(TriggerData *trigdata, const FlagTrigger *flag_trigger)
 		bool		slow = index->rd_rel->relam == GIN_AM_OID &&
 			index->rd_index->indnkeyatts >= 1 &&
 			index->rd_index->indkey.values[0] == flag_trigger->config.sig_attnum &&
+			OidIsValid(get_opfamily_member(index->rd_opfamily[0], flag_trigger->config.minhash_type,
+										   flag_trigger->config.query_type, MINHASH_QUERY_STRATEGY)) &&
 			GinGetUseFastUpdate(index);
 		char	   *index_name = slow ? quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
 																 RelationGetRelationName(index)) : NULL;

@@ -65,6 +65,8 @@ constexpr Boundary kBoundaries[] = {
     {"mh_pigeonhole_layout", "arithmetic"},
     {"mh_index_layout_version", "copies a table entry"},
     {"mh_index_layout", "arithmetic"},
+    {"mh_approx_layout_version", "copies a table entry"},
+    {"mh_approx_index_layout", "arithmetic, and mh_recall_layout, which is guarded"},
     {"mh_index_keys", "XXH3 and std::sort over caller arrays"},
     {"mh_band_keys", "XXH3 over caller arrays, into caller memory"},
     {"mh_lsh_probability", "arithmetic (libm)"},

@@ -1,11 +1,13 @@
 // index_layout.cpp
-//   The layouts of gin_minhash_ops indexes, by version.  An index records
-//   its layout in its `layout` option (absent: MH_INDEX_LAYOUT_DEFAULT), and
-//   every choice that decides its keys is looked up here by that version, so
-//   a later library that builds new indexes differently still reads the old
+//   The layouts of gin_minhash_ops (exact) and gin_minhash_approx_ops
+//   (approximate) indexes, by version.  An index records its layout in its
+//   `layout` option (absent: the opclass's default version), and every
+//   choice that decides its keys is looked up here by that version, so a
+//   later library that builds new indexes differently still reads the old
 //   ones exactly, and refuses the versions it does not know.
 //
-//   Never change a shipped entry: existing indexes hold its keys.
+//   Never change a shipped entry, nor a function it names: existing indexes
+//   hold its keys.
 #include <algorithm>
 
 #include "lsh_internal.hpp"
@@ -20,10 +22,24 @@ struct LayoutEntry
 	MhIndexLayoutVersion choices;
 };
 
-// Layout 1 (minhash 1.0): threshold 0.8, key_bits 20, D + 3 bands; with the
-// recall option (1.1), mh_recall_layout's bands and rows, key_bits 24.
+// Exact layout 1 (minhash 1.0): threshold 0.8, key_bits 20, D + 3 bands
+// (mh_pigeonhole_layout with 2 spare bands, D from mh_max_disagreements).
 constexpr LayoutEntry kLayouts[] = {
-    {1, {0.8, 20, 2, 24}},
+    {1, {0.8, 20, 2}},
+};
+
+struct ApproxLayoutEntry
+{
+	uint32_t version;
+	MhApproxLayoutVersion choices;
+};
+
+// Approximate layout 1: bands and rows of mh_recall_layout
+// (recall_layout.cpp: integer arithmetic only, the fewest chance candidates
+// among the layouts reaching the recall at the threshold plus 0.05),
+// threshold 0.8 and recall 0.99 when not given, key_bits 24.
+constexpr ApproxLayoutEntry kApproxLayouts[] = {
+    {1, {0.8, 0.99, 24}},
 };
 
 const LayoutEntry *find_layout(uint32_t version)
@@ -33,7 +49,15 @@ const LayoutEntry *find_layout(uint32_t version)
 	return nullptr;
 }
 
-// Layout 1's key: the 64-bit band key folded to 32 bits, low bits kept.
+const ApproxLayoutEntry *find_approx_layout(uint32_t version)
+{
+	for (const ApproxLayoutEntry &entry : kApproxLayouts)
+		if (entry.version == version) return &entry;
+	return nullptr;
+}
+
+// The key of layouts 1 (exact and approximate): the 64-bit band key folded
+// to 32 bits, low bits kept.
 int32_t layout1_key(uint64_t band_key, uint32_t key_bits)
 {
 	const uint32_t mask = key_bits >= 32 ? UINT32_MAX : (uint32_t{1} << key_bits) - 1;
@@ -52,31 +76,27 @@ MhStatus mh_index_layout_version(uint32_t version, MhIndexLayoutVersion *out) no
 	return MH_OK;
 }
 
+MhStatus mh_approx_layout_version(uint32_t version, MhApproxLayoutVersion *out) noexcept
+{
+	const ApproxLayoutEntry *entry = find_approx_layout(version);
+	if (entry == nullptr) return MH_ERR_UNKNOWN_LAYOUT;
+	*out = entry->choices;
+	return MH_OK;
+}
+
 MhStatus mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
                          MhIndexLayout *layout) noexcept
 {
 	const LayoutEntry *entry = find_layout(options->layout);
 	if (entry == nullptr) return MH_ERR_UNKNOWN_LAYOUT;
 	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
-	const uint32_t key_bits = options->key_bits != 0 ? options->key_bits
-	                          : options->recall != 0.0 ? entry->choices.recall_key_bits
-	                                                   : entry->choices.key_bits;
+	const uint32_t key_bits = options->key_bits != 0 ? options->key_bits : entry->choices.key_bits;
 	if (key_bits > 32) return MH_ERR_ARGUMENT;
 	layout->version = options->layout;
 	layout->key_bits = key_bits;
 	layout->approximate = 0;
 	const double threshold =
 	    options->threshold >= 0.0 ? options->threshold : entry->choices.threshold;
-	if (options->recall != 0.0)
-	{
-		if (options->bands != 0 || options->rows != 0) return MH_ERR_ARGUMENT;
-		const MhStatus status =
-		    mh_recall_layout(threshold, options->recall, num_perm, &layout->bands, &layout->rows);
-		if (status == MH_ERR_THRESHOLD_RANGE) return MH_ERR_ARGUMENT;
-		if (status != MH_OK) return status;
-		layout->approximate = 1;
-		return MH_OK;
-	}
 	if (options->bands != 0 || options->rows != 0)
 	{
 		const MhStatus status = mh_check_layout(options->bands, options->rows, num_perm);
@@ -95,7 +115,8 @@ MhStatus mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 	}
 	else if (status == MH_ERR_BANDS_RANGE)
 	{
-		// No layout guarantees this threshold: the one that comes closest.
+		// No layout guarantees this threshold (0, which only indexes built
+		// before CREATE INDEX refused it hold): the one that comes closest.
 		layout->bands = num_perm;
 		layout->rows = 1;
 	}
@@ -104,10 +125,32 @@ MhStatus mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 	return MH_OK;
 }
 
+MhStatus mh_approx_index_layout(const MhApproxIndexOptions *options, uint32_t num_perm,
+                                MhIndexLayout *layout) noexcept
+{
+	const ApproxLayoutEntry *entry = find_approx_layout(options->layout);
+	if (entry == nullptr) return MH_ERR_UNKNOWN_LAYOUT;
+	if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
+	const uint32_t key_bits = options->key_bits != 0 ? options->key_bits : entry->choices.key_bits;
+	if (key_bits > 32) return MH_ERR_ARGUMENT;
+	const double threshold =
+	    options->threshold >= 0.0 ? options->threshold : entry->choices.threshold;
+	const double recall = options->recall >= 0.0 ? options->recall : entry->choices.recall;
+	const MhStatus status = mh_recall_layout(threshold, recall, num_perm, &layout->bands, &layout->rows);
+	if (status == MH_ERR_THRESHOLD_RANGE) return MH_ERR_ARGUMENT;
+	if (status != MH_OK) return status;
+	layout->version = options->layout;
+	layout->key_bits = key_bits;
+	layout->approximate = 1;
+	return MH_OK;
+}
+
 MhStatus mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint32_t num_perm,
                        int32_t *keys) noexcept
 {
-	if (find_layout(layout->version) == nullptr) return MH_ERR_UNKNOWN_LAYOUT;
+	if (layout->approximate ? find_approx_layout(layout->version) == nullptr
+	                        : find_layout(layout->version) == nullptr)
+		return MH_ERR_UNKNOWN_LAYOUT;
 	if (layout->key_bits < 1 || layout->key_bits > 32) return MH_ERR_ARGUMENT;
 	const MhStatus status = mh_check_layout(layout->bands, layout->rows, num_perm);
 	if (status != MH_OK) return status;

@@ -3,14 +3,73 @@
 //   of r rows; a pair becomes a candidate when all rows of some band agree,
 //   with probability 1 - (1 - s^r)^b for a pair of resemblance s.
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "boundary.hpp"
+#include "exact_arithmetic.hpp"
 #include "lsh_internal.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
 
 namespace
 {
+
+static_assert(std::numeric_limits<double>::is_iec559 && sizeof(double) == sizeof(uint64_t),
+              "thresholds are IEEE-754 binary64");
+
+// The % operator's test, agreeing / num_perm >= threshold, rounds the
+// quotient to the nearest double (ties to even) and compares.  That is
+// decided exactly by comparing the quotient itself with the midpoint L
+// between the threshold and the double below it: above L it rounds to the
+// threshold or higher, below it to the double below, and at L to whichever
+// has an even mantissa.  Integers only, so that the layouts built from it
+// (an exact index's bands) are the same on every build; on any build whose
+// doubles are IEEE-754 binary64 evaluated as such, it equals the operator's
+// own test (test/core checks every quotient of a grid).
+struct ThresholdBound
+{
+	bool tiny;			// threshold < 2^-33: any positive quotient of 32-bit integers passes
+	uint64_t midpoint;	// L = midpoint / 2^shift
+	unsigned shift;
+	bool tie_passes;	// the threshold's mantissa is even
+};
+
+// For a threshold in (0, 1].
+ThresholdBound threshold_bound(double threshold)
+{
+	ThresholdBound bound{threshold < 0x1p-33, 0, 0, false};
+	if (bound.tiny) return bound;
+	uint64_t bits;
+	std::memcpy(&bits, &threshold, sizeof(bits));
+	const unsigned biased_exponent = static_cast<unsigned>(bits >> 52) & 0x7FFu;
+	const uint64_t mantissa = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
+	// threshold = mantissa * 2^(biased_exponent - 1075); the double below it
+	// is one unit lower, half a unit at a power of two.
+	if (mantissa == uint64_t{1} << 52)
+	{
+		bound.midpoint = 4 * mantissa - 1;
+		bound.shift = 1077 - biased_exponent;
+	}
+	else
+	{
+		bound.midpoint = 2 * mantissa - 1;
+		bound.shift = 1076 - biased_exponent;
+	}
+	bound.tie_passes = (mantissa & 1) == 0;
+	return bound;
+}
+
+// Whether agreeing / num_perm, rounded to a double, reaches the threshold.
+// The shift is at most 87, so agreeing * 2^shift stays below 2^119.
+bool reaches(const ThresholdBound &bound, uint32_t agreeing, uint32_t num_perm)
+{
+	if (agreeing == 0) return false;
+	if (bound.tiny) return true;
+	const minhash::Wide quotient = minhash::shift_left(agreeing, bound.shift);
+	const minhash::Wide midpoint = minhash::multiply_wide(bound.midpoint, num_perm);
+	return midpoint < quotient || (quotient == midpoint && bound.tie_passes);
+}
 
 bool valid_threshold(double threshold) { return mh_check_threshold(threshold) == MH_OK; }
 
@@ -32,14 +91,21 @@ extern "C" {
 
 uint32_t mh_max_disagreements(double threshold, uint32_t num_perm) noexcept
 {
-	// The % operator tests (num_perm - d) / num_perm >= threshold in double
-	// precision; find the largest d that passes the very same test.
-	const double n = num_perm;
-	double estimate = std::floor((1.0 - threshold) * n);
-	uint32_t d = estimate < 0 ? 0 : (estimate > n ? num_perm : static_cast<uint32_t>(estimate));
-	while (d < num_perm && (n - (d + 1)) / n >= threshold) d++;
-	while (d > 0 && !((n - d) / n >= threshold)) d--;
-	return d;
+	if (!(threshold <= 1.0)) return 0; // nothing passes (NaN too)
+	if (threshold <= 0.0) return num_perm;
+	// The test passes for a = num_perm (1 >= threshold) and is monotone in a:
+	// the fewest agreeing positions that pass, by bisection.
+	const ThresholdBound bound = threshold_bound(threshold);
+	uint32_t fails = 0, passes = num_perm; // a = 0 fails: threshold > 0
+	while (passes - fails > 1)
+	{
+		const uint32_t middle = fails + (passes - fails) / 2;
+		if (reaches(bound, middle, num_perm))
+			passes = middle;
+		else
+			fails = middle;
+	}
+	return num_perm - passes;
 }
 
 MhStatus mh_check_layout(uint32_t bands, uint32_t rows, uint32_t num_perm) noexcept
@@ -145,55 +211,6 @@ MhStatus mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 				}
 			}
 		return MH_OK;
-	});
-}
-
-double mh_recall_target(double threshold) noexcept
-{
-	const double margin = threshold + MH_RECALL_MARGIN;
-	const double halfway = (threshold + 1.0) / 2.0;
-	return margin < halfway ? margin : halfway;
-}
-
-MhStatus mh_recall_layout(double threshold, double recall, uint32_t num_perm, uint32_t *bands,
-                          uint32_t *rows) noexcept
-{
-	return minhash::guarded([&]() -> MhStatus {
-		MH_INJECTION_POINT("mh_recall_layout");
-		if (!valid_threshold(threshold)) return MH_ERR_THRESHOLD_RANGE;
-		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM) return MH_ERR_NUM_PERM_RANGE;
-		if (!(recall > 0.0 && recall < 1.0)) return MH_ERR_ARGUMENT;
-		const double target = mh_recall_target(threshold);
-		double best = INFINITY;
-		bool found = false;
-		for (uint32_t r = 1; r <= num_perm; r++)
-		{
-			const double p = std::pow(target, r);
-			if (p <= 0.0) break;
-			// The fewest bands: 1 - (1 - p)^b >= recall.  The estimate from
-			// logarithms is checked against the formula itself, which is
-			// what the caller prints as the predicted recall.
-			uint32_t b = 1;
-			if (p < 1.0)
-			{
-				const double estimate = std::ceil(std::log1p(-recall) / std::log1p(-p));
-				if (!(estimate <= num_perm)) continue;
-				b = estimate < 1.0 ? 1 : static_cast<uint32_t>(estimate);
-				while (b > 1 && mh_lsh_probability(target, b - 1, r) >= recall) b--;
-				while (b <= num_perm && mh_lsh_probability(target, b, r) < recall) b++;
-			}
-			if (static_cast<uint64_t>(b) * r > num_perm) continue;
-			const double fp =
-			    integrate([&](double s) { return mh_lsh_probability(s, b, r); }, 0.0, threshold);
-			if (!found || fp < best || (fp == best && b < *bands))
-			{
-				found = true;
-				best = fp;
-				*bands = b;
-				*rows = r;
-			}
-		}
-		return found ? MH_OK : MH_ERR_BANDS_RANGE;
 	});
 }
 

@@ -204,6 +204,8 @@ double		mh_containment(double resemblance, uint64_t size_a,
  * The most positions two signatures of num_perm values can disagree on while
  * their resemblance (agreeing / num_perm, in double precision) is still at
  * least threshold.  num_perm when every pair qualifies (threshold 0).
+ * Computed in integers (the rounding of the quotient decided exactly), so
+ * that the layouts built from it are the same on every build.
  */
 uint32_t	mh_max_disagreements(double threshold, uint32_t num_perm) MH_NOEXCEPT;
 
@@ -266,16 +268,18 @@ MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, do
 
 /*
  * The approximate layout for a recall (recall => of near_dupe_groups and
- * near_dupe_pairs, the index's recall option): of every layout of bands *
- * rows <= num_perm values whose S-curve (mh_lsh_probability, a pair being a
- * candidate when one band agrees) reaches recall at resemblance
- * mh_recall_target(threshold), the one with the fewest chance candidates,
- * measured as the integral of the S-curve over [0, threshold] (datasketch's
- * false-positive weight); for each rows the fewest bands that reach it, ties
- * to fewer bands.  A pair below the target is found with lower probability.
- * MH_ERR_ARGUMENT for a recall outside (0, 1), MH_ERR_THRESHOLD_RANGE,
- * MH_ERR_NUM_PERM_RANGE, MH_ERR_BANDS_RANGE when no layout reaches the recall
- * (too few values).  Deterministic: the index's recall option freezes it.
+ * near_dupe_pairs, gin_minhash_approx_ops indexes): of every layout of bands
+ * * rows <= num_perm values whose S-curve (a pair being a candidate when one
+ * band agrees) reaches recall at resemblance mh_recall_target(threshold),
+ * the one with the fewest chance candidates, measured as the integral of the
+ * S-curve over [0, threshold] (datasketch's false-positive weight); for each
+ * rows the fewest bands that reach it; ties to fewer bands, then to longer
+ * ones.  A pair below the target is found with lower probability.
+ * MH_ERR_ARGUMENT for a recall outside (0, 1), MH_ERR_THRESHOLD_RANGE for a
+ * threshold outside (0, 1], MH_ERR_NUM_PERM_RANGE, MH_ERR_BANDS_RANGE when
+ * no layout reaches the recall (too few values).  Computed in integers
+ * only (recall_layout.cpp), so every build returns the same layout: an
+ * approximate index's keys depend on it, so it never changes.
  */
 #define MH_RECALL_MARGIN 0.05
 
@@ -288,38 +292,51 @@ MhStatus	mh_recall_layout(double threshold, double recall, uint32_t num_perm,
 /* --- index layouts ---------------------------------------------------------- */
 
 /*
- * What a gin_minhash_ops index's keys are, by layout version (its `layout`
- * option).  PostgreSQL stores only the opclass options a user gave, so an
- * index without the option is layout MH_INDEX_LAYOUT_DEFAULT, forever, and
- * the defaults of every other option come from its layout's entry here, not
- * from the running library's taste.  A layout, once shipped, never changes;
- * a new formula or new defaults make a new layout version.  Layout 1:
- * threshold 0.8, key_bits 20, D + 3 bands for a threshold (spare_bands 2;
- * with no pigeonhole layout, at threshold 0, num_perm bands of one row), and
- * each key is the band key (mh_band_keys) folded to 32 bits, key ^ key >> 32,
- * of which the low key_bits are kept.  With the recall option (minhash 1.1,
- * no index had it before): bands and rows of mh_recall_layout(threshold,
- * recall), and a row is a candidate when it shares one key (approximate);
- * its keys default to 24 bits, since every key a query shares by chance is a
- * candidate to recheck (a million rows of 26 bands: about 1.5 chance
- * candidates a query, where 20 bits gave some 25).
+ * What an index's keys are, by layout version (its `layout` option), one
+ * table for each operator class.  PostgreSQL stores only the opclass options
+ * a user gave, so an index without the option is the default version,
+ * forever, and the defaults of every other option come from its layout's
+ * entry here, not from the running library's taste.  A layout, once shipped,
+ * never changes; a new formula or new defaults make a new layout version.
+ *
+ * gin_minhash_ops (exact), layout 1: threshold 0.8, key_bits 20, D + 3 bands
+ * for a threshold (spare_bands 2; with no pigeonhole layout, at threshold 0,
+ * num_perm bands of one row), and each key is the band key (mh_band_keys)
+ * folded to 32 bits, key ^ key >> 32, of which the low key_bits are kept.
+ *
+ * gin_minhash_approx_ops (approximate), layout 1: bands and rows of
+ * mh_recall_layout(threshold, recall), threshold 0.8 and recall 0.99 when
+ * not given, keys folded as in exact layout 1, 24 bits by default (every key
+ * a query shares by chance is a candidate to recheck: a million rows of 26
+ * bands give about 1.5 chance candidates a query, where 20 bits gave some
+ * 25).
  */
 #define MH_INDEX_LAYOUT_DEFAULT 1	/* an index without the option */
 #define MH_INDEX_LAYOUT_LATEST 1	/* the newest layout this library knows */
+#define MH_APPROX_LAYOUT_DEFAULT 1
+#define MH_APPROX_LAYOUT_LATEST 1
 
-/* A layout version's fixed choices. */
+/* An exact layout version's fixed choices. */
 typedef struct MhIndexLayoutVersion
 {
 	double		threshold;		/* default threshold option */
 	uint32_t	key_bits;		/* default key_bits option */
 	uint32_t	spare_bands;	/* for mh_pigeonhole_layout */
-	uint32_t	recall_key_bits;	/* default key_bits with the recall option */
 } MhIndexLayoutVersion;
+
+/* An approximate layout version's fixed choices. */
+typedef struct MhApproxLayoutVersion
+{
+	double		threshold;		/* default threshold option */
+	double		recall;			/* default recall option */
+	uint32_t	key_bits;		/* default key_bits option */
+} MhApproxLayoutVersion;
 
 /* MH_ERR_UNKNOWN_LAYOUT for a version this library cannot build or read. */
 MhStatus	mh_index_layout_version(uint32_t version, MhIndexLayoutVersion *out) MH_NOEXCEPT;
+MhStatus	mh_approx_layout_version(uint32_t version, MhApproxLayoutVersion *out) MH_NOEXCEPT;
 
-/* An index's options as stored; 0 (threshold: negative) when not given. */
+/* An exact index's options as stored; 0 (threshold: negative) when not given. */
 typedef struct MhIndexOptions
 {
 	uint32_t	layout;			/* version */
@@ -327,8 +344,16 @@ typedef struct MhIndexOptions
 	uint32_t	bands;			/* bands and rows come together */
 	uint32_t	rows;
 	uint32_t	key_bits;
-	double		recall;			/* 0: exact; else mh_recall_layout (no bands) */
 } MhIndexOptions;
+
+/* An approximate index's options as stored; 0 (threshold, recall: negative) when not given. */
+typedef struct MhApproxIndexOptions
+{
+	uint32_t	layout;			/* version */
+	double		threshold;
+	double		recall;
+	uint32_t	key_bits;
+} MhApproxIndexOptions;
 
 /* The keys an index makes of a signature of num_perm values. */
 typedef struct MhIndexLayout
@@ -337,17 +362,19 @@ typedef struct MhIndexLayout
 	uint32_t	bands;
 	uint32_t	rows;
 	uint32_t	key_bits;		/* 1 .. 32 */
-	uint32_t	approximate;	/* recall option: a candidate shares one key */
+	uint32_t	approximate;	/* version is an approximate layout's */
 } MhIndexLayout;
 
 /*
  * The layout of an index with these options for signatures of num_perm
  * values.  MH_ERR_UNKNOWN_LAYOUT for an unknown version, MH_ERR_BANDS_RANGE
  * when given bands and rows do not fit or no layout reaches the recall,
- * MH_ERR_ARGUMENT for other options out of range (recall with bands).
+ * MH_ERR_ARGUMENT for other options out of range.
  */
 MhStatus	mh_index_layout(const MhIndexOptions *options, uint32_t num_perm,
 							MhIndexLayout *layout) MH_NOEXCEPT;
+MhStatus	mh_approx_index_layout(const MhApproxIndexOptions *options, uint32_t num_perm,
+								   MhIndexLayout *layout) MH_NOEXCEPT;
 
 /* The layout's keys of a signature, layout->bands of them, ascending. */
 MhStatus	mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint32_t num_perm,

@@ -5,8 +5,8 @@
 -- J >= 0.3 (test/corpus/exact_pairs.sql, an inverted index over
 -- shingle_hashes(), as test/accuracy/accuracy.sql).  For each threshold t in
 -- 0.5 .. 0.9, the approximate layout lsh_index_layout(t, 128, 0.99) (the
--- engine's mh_recall_layout, used by near_dupe_groups(..., recall) and the
--- index's recall option):
+-- engine's mh_recall_layout, used by near_dupe_groups(..., recall) and
+-- gin_minhash_approx_ops):
 --   - per decile of J: measured candidate recall (share of true pairs whose
 --     signatures share at least one band key, minhash_bands) beside the
 --     predicted one (mean of lsh_probability(J, bands, rows));

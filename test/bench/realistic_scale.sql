@@ -119,7 +119,8 @@ CREATE TABLE scale_queries AS
 SELECT id, sig FROM real_docs ORDER BY hashint8extended(id, 17) LIMIT :lookups;
 CREATE TABLE scale_hits (what text, threshold double precision, id bigint, ms double precision, hits bigint[]);
 
-CREATE FUNCTION pg_temp.lookups(what text, t double precision, how text, n int)
+-- approximate: resembles_approx, which only an approximate index serves.
+CREATE FUNCTION pg_temp.lookups(what text, t double precision, how text, n int, approximate boolean DEFAULT false)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	q record;
@@ -132,21 +133,26 @@ BEGIN
 	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
 	FOR q IN SELECT * FROM scale_queries ORDER BY hashint8extended(id, 17) LIMIT n LOOP
 		started := clock_timestamp();
-		SELECT array_agg(d.id ORDER BY d.id) INTO found FROM real_docs d WHERE resembles(d.sig, q.sig, t);
+		IF approximate THEN
+			SELECT array_agg(d.id ORDER BY d.id) INTO found FROM real_docs d WHERE resembles_approx(d.sig, q.sig, t);
+		ELSE
+			SELECT array_agg(d.id ORDER BY d.id) INTO found FROM real_docs d WHERE resembles(d.sig, q.sig, t);
+		END IF;
 		INSERT INTO scale_hits VALUES (what, t, q.id, 1000 * extract(epoch FROM clock_timestamp() - started), found);
 	END LOOP;
 END $$;
 
 -- The plan of one lookup (without its conditions' long literals), to show it
 -- reads the index.
-CREATE FUNCTION pg_temp.lookup_plan(t double precision) RETURNS SETOF text LANGUAGE plpgsql AS $$
+CREATE FUNCTION pg_temp.lookup_plan(t double precision, approximate boolean DEFAULT false) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
 	q minhash;
 	line text;
 BEGIN
 	PERFORM set_config('enable_seqscan', 'off', true);
 	SELECT sig INTO q FROM scale_queries ORDER BY hashint8extended(id, 17) LIMIT 1;
-	FOR line IN EXECUTE format('EXPLAIN (COSTS OFF) SELECT array_agg(id) FROM real_docs WHERE resembles(sig, %L::minhash, %s)', q, t) LOOP
+	FOR line IN EXECUTE format('EXPLAIN (COSTS OFF) SELECT array_agg(id) FROM real_docs WHERE %s(sig, %L::minhash, %s)',
+							   CASE WHEN approximate THEN 'resembles_approx' ELSE 'resembles' END, q, t) LOOP
 		IF line NOT LIKE '%Cond:%' THEN
 			RETURN NEXT line;
 		END IF;
@@ -177,7 +183,7 @@ DROP INDEX real_docs_sig_gin;
 
 \set ON_ERROR_STOP 0
 SELECT clock_timestamp() AS t0 \gset
-CREATE INDEX real_docs_sig_gin ON real_docs USING gin (sig gin_minhash_ops (threshold = 0.5, recall = 0.99));
+CREATE INDEX real_docs_sig_gin ON real_docs USING gin (sig gin_minhash_approx_ops (threshold = 0.5, recall = 0.99));
 \set idx_err :ERROR
 \set ON_ERROR_STOP 1
 \if :idx_err
@@ -187,10 +193,10 @@ VALUES ('index build', 0.5, 'recall 0.99', 'n/a: ' || :'LAST_ERROR_MESSAGE'),
 \else
 INSERT INTO scale_results (kind, threshold, mode, seconds, size_bytes, note)
 VALUES ('index build', 0.5, 'recall 0.99', extract(epoch FROM clock_timestamp() - :'t0'),
-        pg_relation_size('real_docs_sig_gin'), 'gin_minhash_ops (threshold = 0.5, recall = 0.99)');
+        pg_relation_size('real_docs_sig_gin'), 'gin_minhash_approx_ops (threshold = 0.5, recall = 0.99)');
 ANALYZE real_docs;
-SELECT pg_temp.lookup_plan(0.5) AS "plan of a lookup at 0.5";
-SELECT pg_temp.lookups('index 0.5', 0.5, 'index', :lookups) \g /dev/null
+SELECT pg_temp.lookup_plan(0.5, true) AS "plan of a lookup at 0.5";
+SELECT pg_temp.lookups('index 0.5', 0.5, 'index', :lookups, true) \g /dev/null
 SELECT pg_temp.record_lookups('index 0.5', 0.5, 'index, recall 0.99') \g /dev/null
 DROP INDEX real_docs_sig_gin;
 \endif

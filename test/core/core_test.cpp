@@ -2506,22 +2506,106 @@ void test_params_and_api()
 // LSH banding
 // ---------------------------------------------------------------------------
 
+// FNV-1a over 32-bit words, to pin a long list in one literal.
+struct Fnv
+{
+	uint64_t h = 1469598103934665603ULL;
+	void mix(uint32_t x)
+	{
+		h ^= x;
+		h *= 1099511628211ULL;
+	}
+};
+
+// The approximate layout is frozen: gin_minhash_approx_ops layout 1 and
+// recall => of the grouping functions take it, and an index holds its keys.
+// It is computed in integers, so these values hold on every build; if one
+// fails, the layout changed and existing approximate indexes would miss
+// rows: keep mh_recall_layout, and make a new function and layout version.
+void test_recall_layout_golden()
+{
+	struct Row
+	{
+		uint32_t num_perm;
+		double recall;
+		uint32_t layouts[7][2]; // bands, rows at thresholds 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95
+	};
+	const Row golden[] = {
+	    {64, 0.9, {{18, 2}, {13, 3}, {12, 4}, {9, 5}, {8, 8}, {4, 16}, {3, 21}}},
+	    {64, 0.99, {{11, 1}, {13, 2}, {15, 3}, {13, 4}, {10, 6}, {6, 10}, {4, 15}}},
+	    {64, 0.999, {{17, 1}, {20, 2}, {13, 2}, {13, 3}, {12, 5}, {7, 9}, {5, 11}}},
+	    {128, 0.9, {{18, 2}, {24, 4}, {19, 5}, {17, 7}, {11, 10}, {6, 21}, {4, 32}}},
+	    {128, 0.99, {{36, 2}, {26, 3}, {24, 4}, {17, 5}, {15, 8}, {8, 16}, {5, 20}}},
+	    {128, 0.999, {{53, 2}, {38, 3}, {22, 3}, {19, 4}, {18, 7}, {9, 12}, {7, 18}}},
+	    {256, 0.9, {{53, 3}, {45, 5}, {30, 6}, {22, 8}, {18, 13}, {9, 28}, {6, 42}}},
+	    {256, 0.99, {{36, 2}, {48, 4}, {38, 5}, {33, 7}, {22, 10}, {12, 21}, {8, 32}}},
+	    {256, 0.999, {{53, 2}, {38, 3}, {36, 4}, {36, 6}, {27, 9}, {14, 18}, {10, 25}}},
+	    {1024, 0.9, {{153, 4}, {83, 6}, {111, 9}, {72, 12}, {50, 19}, {22, 45}, {14, 73}}},
+	    {1024, 0.99, {{106, 3}, {165, 6}, {92, 7}, {80, 10}, {60, 16}, {27, 36}, {17, 56}}},
+	    {1024, 0.999, {{158, 3}, {134, 5}, {138, 7}, {89, 9}, {64, 14}, {31, 31}, {20, 48}}},
+	};
+	const double thresholds[7] = {0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
+	for (const Row &row : golden)
+		for (int i = 0; i < 7; i++)
+		{
+			uint32_t bands = 0, rows = 0;
+			const MhStatus status =
+			    mh_recall_layout(thresholds[i], row.recall, row.num_perm, &bands, &rows);
+			CHECK(status == MH_OK && bands == row.layouts[i][0] && rows == row.layouts[i][1],
+			      "golden recall layout at " + std::to_string(thresholds[i]) + ", recall " +
+			          std::to_string(row.recall) + ", " + std::to_string(row.num_perm) +
+			          " values: " + std::to_string(row.layouts[i][0]) + " x " +
+			          std::to_string(row.layouts[i][1]) + ", got " + std::to_string(bands) +
+			          " x " + std::to_string(rows));
+		}
+	// The whole grid: thresholds 0.01 to 1 by 0.01, six recalls, 17 sizes.
+	Fnv grid;
+	for (uint32_t n : {1u, 2u, 3u, 4u, 5u, 8u, 16u, 32u, 64u, 100u, 128u, 200u, 256u, 512u, 1024u,
+	                   4096u, 8192u})
+		for (double recall : {0.5, 0.8, 0.9, 0.95, 0.99, 0.999})
+			for (int step = 1; step <= 100; step++)
+			{
+				uint32_t bands = 0, rows = 0;
+				const MhStatus status = mh_recall_layout(step / 100.0, recall, n, &bands, &rows);
+				grid.mix(status);
+				grid.mix(status == MH_OK ? bands : 0);
+				grid.mix(status == MH_OK ? rows : 0);
+			}
+	CHECK_EQ(hex64(grid.h), hex64(0x4d7f48b1077cebe2ULL), "golden recall layouts, whole grid");
+}
+
 void test_lsh()
 {
 	g_section = "lsh";
 	// max_disagreements is the largest d with (n - d) / n >= t, exactly as the
-	// % operator evaluates it: check against brute force.
+	// % operator evaluates it in double precision, though computed in
+	// integers: check against brute force, at decimal thresholds and at every
+	// quotient (n - d) / n and the doubles either side of it, where a test
+	// rounded differently would answer differently.
 	bool exact = true;
+	auto brute_force = [](double t, uint32_t n) {
+		uint32_t brute = 0;
+		for (uint32_t d = 0; d <= n; d++)
+			if ((static_cast<double>(n) - d) / n >= t) brute = d;
+		return brute;
+	};
 	for (uint32_t n : {1u, 2u, 3u, 7u, 64u, 100u, 128u, 200u, 256u})
-		for (int step = 0; step <= 100; step++)
+		for (int step = 0; step <= 1000; step++)
+			exact = exact && mh_max_disagreements(step / 1000.0, n) == brute_force(step / 1000.0, n);
+	for (uint32_t n = 1; n <= 300; n++)
+		for (uint32_t d = 0; d <= n; d++)
 		{
-			const double t = step / 100.0;
-			uint32_t brute = 0;
-			for (uint32_t d = 0; d <= n; d++)
-				if ((static_cast<double>(n) - d) / n >= t) brute = d;
-			exact = exact && mh_max_disagreements(t, n) == brute;
+			const double t = (static_cast<double>(n) - d) / n;
+			for (double near : {t, std::nextafter(t, 2.0), std::nextafter(t, -1.0)})
+				if (near >= 0.0 && near <= 1.0)
+					exact = exact && mh_max_disagreements(near, n) == brute_force(near, n);
 		}
+	for (double tiny : {1e-300, 4.9e-324, 1e-12, 0x1p-33, 0x1p-32})
+		exact = exact && mh_max_disagreements(tiny, 8192) == brute_force(tiny, 8192);
 	CHECK(exact, "max_disagreements agrees with brute force");
+	CHECK(mh_max_disagreements(0.0, 128) == 128 && mh_max_disagreements(1.0, 128) == 0 &&
+	          mh_max_disagreements(0.8, 128) == 25 && mh_max_disagreements(0.8, 5) == 1,
+	      "max_disagreements at 0, 1 and 0.8");
 
 	// The one pigeonhole layout: D + 1 + spare bands of num_perm / bands rows.
 	uint32_t bands = 0, rows = 0;
@@ -2586,10 +2670,18 @@ void test_lsh()
 	                                    std::to_string(bands) + " of " + std::to_string(rows));
 	CHECK_EQ(mh_recall_layout(0.5, 1.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 1");
 	CHECK_EQ(mh_recall_layout(0.5, 0.0, 128, &bands, &rows), MH_ERR_ARGUMENT, "recall 0");
+	CHECK_EQ(mh_recall_layout(0.0, 0.99, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE,
+	         "threshold 0 chooses no layout");
+	CHECK_EQ(mh_recall_layout(std::nan(""), 0.99, 128, &bands, &rows), MH_ERR_THRESHOLD_RANGE,
+	         "threshold NaN");
+	CHECK_EQ(mh_recall_layout(1.0, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 1");
+	CHECK(bands == 1 && rows == 128, "at threshold 1, one band of every value");
 	CHECK_EQ(mh_recall_layout(0.05, 0.999999, 1, &bands, &rows), MH_ERR_BANDS_RANGE,
 	         "one value cannot reach recall 0.999999 at 0.1");
 	CHECK_EQ(mh_check_layout(26, 5, 128), MH_ERR_BANDS_RANGE, "26 x 5 > 128");
 	CHECK_EQ(mh_check_layout(0, 5, 128), MH_ERR_BANDS_RANGE, "0 bands");
+
+	test_recall_layout_golden();
 
 	// The pigeonhole bound: two signatures with d disagreements, d < bands,
 	// share at least bands - d keys, wherever the disagreements fall.
@@ -2722,9 +2814,8 @@ void test_index_layout()
 	g_section = "index layout";
 	MhIndexLayoutVersion version{};
 	CHECK_EQ(mh_index_layout_version(1, &version), MH_OK, "layout 1 is known");
-	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2 &&
-	          version.recall_key_bits == 24,
-	      "layout 1: threshold 0.8, key_bits 20 (24 with recall), 2 spare bands");
+	CHECK(version.threshold == 0.8 && version.key_bits == 20 && version.spare_bands == 2,
+	      "layout 1: threshold 0.8, key_bits 20, 2 spare bands");
 	CHECK_EQ(mh_index_layout_version(0, &version), MH_ERR_UNKNOWN_LAYOUT, "layout 0 unknown");
 	CHECK_EQ(mh_index_layout_version(MH_INDEX_LAYOUT_LATEST + 1, &version), MH_ERR_UNKNOWN_LAYOUT,
 	         "layout after the latest unknown");
@@ -2802,35 +2893,81 @@ void test_index_layout()
 	o.threshold = 1.5;
 	CHECK_EQ(index_keys(a, o).status, MH_ERR_ARGUMENT, "threshold 1.5 refused");
 
-	// The recall option: mh_recall_layout's bands and rows for the threshold
-	// option (or the layout's 0.8), approximate; refused with bands and rows.
-	MhIndexLayout layout{};
-	uint32_t bands = 0, rows = 0;
-	o = no_options();
-	o.threshold = 0.5;
-	o.recall = 0.99;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall 0.99 at 0.5");
-	CHECK_EQ(mh_recall_layout(0.5, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.5");
-	CHECK(layout.bands == bands && layout.rows == rows && layout.approximate == 1,
-	      "the recall option takes mh_recall_layout's bands and rows");
-	CHECK_EQ(layout.key_bits, 24u, "the recall option's keys default to 24 bits");
-	o.key_bits = 20;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall with key_bits 20");
-	CHECK_EQ(layout.key_bits, 20u, "a given key_bits wins over the recall default");
-	o = no_options();
-	o.recall = 0.99;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "recall at the default threshold");
-	CHECK_EQ(mh_recall_layout(0.8, 0.99, 128, &bands, &rows), MH_OK, "recall layout at 0.8");
-	CHECK(layout.bands == bands && layout.rows == rows, "recall at layout 1's threshold 0.8");
-	o.bands = 16;
-	o.rows = 8;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall with bands refused");
-	o = no_options();
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_OK, "no options");
-	CHECK_EQ(layout.approximate, 0u, "without recall: exact");
-	CHECK_EQ(layout.key_bits, 20u, "without recall: key_bits 20");
-	o.recall = 1.0;
-	CHECK_EQ(mh_index_layout(&o, 128, &layout), MH_ERR_ARGUMENT, "recall 1 refused");
+}
+
+// The approximate layouts (gin_minhash_approx_ops).  Layout 1: bands and
+// rows of mh_recall_layout for the threshold and recall options (0.8 and
+// 0.99 when not given), keys folded as in exact layout 1, 24 bits.  The keys
+// are pinned like layout 1's: an approximate index holds them too.
+IndexKeys approx_index_keys(const std::vector<uint32_t> &values, MhApproxIndexOptions options)
+{
+	IndexKeys out;
+	const auto n = static_cast<uint32_t>(values.size());
+	out.status = mh_approx_index_layout(&options, n, &out.layout);
+	if (out.status != MH_OK) return out;
+	out.keys.assign(out.layout.bands, 0);
+	out.status = mh_index_keys(&out.layout, values.data(), n, out.keys.data());
+	return out;
+}
+
+MhApproxIndexOptions approx_options(double threshold, double recall, uint32_t key_bits)
+{
+	MhApproxIndexOptions options{};
+	options.layout = MH_APPROX_LAYOUT_DEFAULT;
+	options.threshold = threshold;
+	options.recall = recall;
+	options.key_bits = key_bits;
+	return options;
+}
+
+void test_approx_index_layout()
+{
+	g_section = "approximate index layout";
+	MhApproxLayoutVersion version{};
+	CHECK_EQ(mh_approx_layout_version(1, &version), MH_OK, "approximate layout 1 is known");
+	CHECK(version.threshold == 0.8 && version.recall == 0.99 && version.key_bits == 24,
+	      "approximate layout 1: threshold 0.8, recall 0.99, key_bits 24");
+	CHECK_EQ(mh_approx_layout_version(0, &version), MH_ERR_UNKNOWN_LAYOUT, "layout 0 unknown");
+	CHECK_EQ(mh_approx_layout_version(MH_APPROX_LAYOUT_LATEST + 1, &version),
+	         MH_ERR_UNKNOWN_LAYOUT, "layout after the latest unknown");
+	CHECK_EQ(MH_APPROX_LAYOUT_DEFAULT, 1, "an index without the option is layout 1, forever");
+
+	const std::vector<uint32_t> a = arithmetic_signature(128, 0x9E3779B9u, 12345);
+	// No options: mh_recall_layout(0.8, 0.99) = 15 x 8, 24 bits.  The same
+	// bands, rows and width as the exact golden "threshold=0.9 key_bits=24",
+	// so the same keys: the folding is exact layout 1's.
+	IndexKeys got = approx_index_keys(a, approx_options(-1.0, -1.0, 0));
+	check_index_golden("approximate, no options", got, 15, 8, 24, 0x8ee6390dafd4a506ULL);
+	CHECK_EQ(got.layout.approximate, 1u, "approximate layouts say so");
+	got = approx_index_keys(a, approx_options(0.5, 0.99, 0));
+	check_index_golden("approximate 0.5, 0.99", got, 26, 3, 24, 0x5ccf1bfe54e13b3bULL);
+	CHECK(got.keys.size() == 26 && got.keys[0] == 230625 && got.keys[1] == 551064 &&
+	          got.keys[2] == 614472,
+	      "approximate 0.5, 0.99: the smallest keys");
+	check_index_golden("approximate 0.7, 0.9, key_bits 20",
+	                   approx_index_keys(a, approx_options(0.7, 0.9, 20)), 17, 7, 20,
+	                   0xd1d129a962a3fd55ULL);
+	check_index_golden("approximate 0.9, 0.999, key_bits 32",
+	                   approx_index_keys(a, approx_options(0.9, 0.999, 32)), 9, 12, 32,
+	                   0x7ebca6985c72c891ULL);
+
+	// Refusals: an unknown version (for the layout and for its keys), a
+	// threshold of 0, recall out of (0, 1), too few values for the recall.
+	MhApproxIndexOptions o = approx_options(0.5, 0.99, 0);
+	o.layout = 2;
+	CHECK_EQ(approx_index_keys(a, o).status, MH_ERR_UNKNOWN_LAYOUT, "approximate layout 2 refused");
+	MhIndexLayout unknown{2, 26, 3, 24, 1};
+	std::vector<int32_t> keys(26);
+	CHECK_EQ(mh_index_keys(&unknown, a.data(), 128, keys.data()), MH_ERR_UNKNOWN_LAYOUT,
+	         "keys of approximate layout 2 refused");
+	CHECK_EQ(approx_index_keys(a, approx_options(0.0, 0.99, 0)).status, MH_ERR_ARGUMENT,
+	         "threshold 0 refused");
+	CHECK_EQ(approx_index_keys(a, approx_options(0.5, 1.0, 0)).status, MH_ERR_ARGUMENT,
+	         "recall 1 refused");
+	CHECK_EQ(approx_index_keys(a, approx_options(0.5, 0.99, 33)).status, MH_ERR_ARGUMENT,
+	         "33 key bits refused");
+	CHECK_EQ(approx_index_keys(arithmetic_signature(1, 1, 1), approx_options(0.05, 0.999999, 0)).status,
+	         MH_ERR_BANDS_RANGE, "one value cannot reach recall 0.999999");
 }
 
 // --- explaining a match: words with spans, exact S_R, chunks, intervals ------
@@ -4160,6 +4297,7 @@ int main()
 	run(test_params_and_api, "params and API");
 	run(test_lsh, "lsh");
 	run(test_index_layout, "index layout");
+	run(test_approx_index_layout, "approximate index layout");
 	run(test_explain_words, "explain words");
 	run(test_exact_resemblance, "exact resemblance");
 	run(test_chunk_examples, "chunk examples");

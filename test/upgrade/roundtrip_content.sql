@@ -1,7 +1,8 @@
 -- The content that test/upgrade/dump_restore.sh and test/upgrade/pg_upgrade.sh carry across:
 -- signatures of every kind and parameter set, NULLs, the empty signature, an
 -- estimated size (a union), a minhash_query column, two gin_minhash_ops
--- indexes with options, and the flagging trigger.  Deterministic; runs in
+-- indexes with options, a gin_minhash_approx_ops index beside the first,
+-- and the flagging trigger.  Deterministic; runs in
 -- the current database (which must not have these objects yet).
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
@@ -21,6 +22,7 @@ CREATE TABLE rt_docs (
 COMMENT ON COLUMN rt_docs.sig IS 'words, 128 values';
 CREATE INDEX rt_docs_sig ON rt_docs USING gin (sig gin_minhash_ops (bands = 16, rows = 8));
 CREATE INDEX rt_docs_sig256 ON rt_docs USING gin (sig256 gin_minhash_ops (threshold = 0.7, key_bits = 24));
+CREATE INDEX rt_approx ON rt_docs USING gin (sig gin_minhash_approx_ops (threshold = 0.6, recall = 0.95));
 CREATE TRIGGER rt_flag BEFORE INSERT OR UPDATE ON rt_docs
 	FOR EACH ROW EXECUTE FUNCTION minhash_flag_duplicates('sig', 'dup_of', '0.8');
 
