@@ -29,8 +29,10 @@
  * them (src/core/budget.hpp); and the pairs the engine hands back.  Not
  * counted, and so above the setting: the cursor's batch of rows (about
  * FETCH_BYTES, or one row if it is larger), the executor's state for the
- * scan, the key comparator's buffers, and the result, which goes into a
- * tuplestore of work_mem that spills to disk beyond it (README, "Memory").
+ * scan, and the result, which goes into a tuplestore of work_mem that
+ * spills to disk beyond it.  So the backend's private memory stays below
+ * the setting + work_mem + 2 MB (DESIGN.md, "What a call holds";
+ * test/stress/group_memory.sh measures it).
  *
  * A read that would pass the setting goes on without holding anything,
  * adding up what the rest of the rows would take, so that the refusal says
@@ -43,8 +45,11 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "mb/pg_wchar.h"
+#include "nodes/makefuncs.h"
+#include "nodes/value.h"
 #include "miscadmin.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -251,10 +256,11 @@ void
 minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_keys,
 						Oid result_key_type, NearDupeCall *call)
 {
-	Oid			schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	char	   *schema = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
 	Oid			check_types[4] = {REGCLASSOID, NAMEOID, NAMEOID, FLOAT8OID};
 	Datum		check_args[4];
 	char		check_nulls[4];
+	const char *check;
 	bool		isnull;
 
 	memset(call, 0, sizeof(*call));
@@ -271,11 +277,23 @@ minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_k
 		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
 		check_nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
 	}
+	/*
+	 * Where the extension's SQL is still that of 1.0 (this library installed,
+	 * ALTER EXTENSION minhash UPDATE not yet run), there is no
+	 * near_dupe_check_arguments: near_dupe_check makes the same checks there,
+	 * and scans the table besides.
+	 */
+	if (OidIsValid(LookupFuncName(list_make2(makeString(schema),
+											 makeString(pstrdup("near_dupe_check_arguments"))),
+								  4, check_types, true)))
+		check = psprintf("SELECT %s.near_dupe_check_arguments($1, $2, $3, $4)",
+						 quote_identifier(schema));
+	else
+		check = psprintf("SELECT c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
+						 quote_identifier(schema));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args(psprintf("SELECT %s.near_dupe_check_arguments($1, $2, $3, $4)",
-									   quote_identifier(get_namespace_name(schema))),
-							  4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
+	if (SPI_execute_with_args(check, 4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "near_dupe_check_arguments failed");
 	call->key_type = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
