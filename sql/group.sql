@@ -265,9 +265,18 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN QUERY SELECT SQLSTATE || ': ' || regexp_replace(SQLERRM, '[0-9]+', 'N', 'g'),
 	                    regexp_replace(d, '[0-9]+', 'N', 'g'), regexp_replace(h, '[0-9]+', 'N', 'g');
 END $$;
+-- By default (-1) the limit is maintenance_work_mem; other values are at
+-- least 64kB.
+SHOW minhash.group_memory;
+SET minhash.group_memory = '10kB';
 SET minhash.group_memory = '64kB';
 \x on
 SELECT * FROM pg_temp.error_masked($$SELECT count(*) FROM near_dupe_groups('gd', 'id', 'sig', 0.8)$$);
+-- -1: maintenance_work_mem, here 1MB for the 20,000 copies.
+SET maintenance_work_mem = '1MB';
+RESET minhash.group_memory;
+SELECT * FROM pg_temp.error_masked($$SELECT count(*) FROM near_dupe_groups('gd_copies', 'id', 'sig')$$);
+RESET maintenance_work_mem;
 \x off
 SET minhash.group_memory = '1MB';
 SELECT count(*) FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
