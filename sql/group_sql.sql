@@ -12,7 +12,8 @@
 -- integer keys, text keys (whose order is not the integers'), keys in their
 -- own type; ties of size everywhere, identical signatures whose keys rank
 -- before and after their original's, empty documents, a document shorter
--- than a shingle, a null key and a null signature.  The approximate grouping
+-- than a shingle, and a null signature (keys are unique and not null, as
+-- near_dupe_groups requires).  The approximate grouping
 -- (recall =>) exists in the engine only: the SQL path is exact.
 
 -- Families of documents of 60 words: member m of family f replaces words
@@ -30,7 +31,7 @@ INSERT INTO gs_docs
 SELECT -d.id, 'K-' || d.id, d.body FROM gs_docs d WHERE d.id IN (103, 507)
 UNION ALL SELECT 10000 + d.id, 'K' || (10000 + d.id), d.body FROM gs_docs d WHERE d.id IN (103, 204)
 UNION ALL VALUES (9001, 'K9001', ''), (9002, 'K9002', ' ... '), (9003, 'K9003', 'three short words'),
-                 (9004, NULL, (SELECT body FROM gs_docs WHERE id = 305)), (9005, 'K9005', NULL);
+                 (9004, 'K9004', (SELECT body FROM gs_docs WHERE id = 305)), (9005, 'K9005', NULL);
 CREATE TABLE gs (id int, k text, sig_1 minhash, sig_2 minhash, sig_3 minhash, sig_16 minhash,
                  sig_64 minhash, sig_128 minhash, sig_256 minhash);
 INSERT INTO gs

@@ -358,25 +358,27 @@ COMMENT ON FUNCTION @extschema@.near_dupe_column_hint(regclass, name) IS 'the hi
 -- checks every function for its side of the rule, and plants objects for
 -- every signature the bodies use.
 
--- near_dupe_check, pinned, names the relation in its messages by its name
--- (a regclass prints schema-qualified under the pinned path).  Its
--- threshold chooses a band layout, so 0 is refused, as everywhere a layout
--- is chosen (minhash_check_layout_threshold in C, the same error).  For a
--- partitioned table the hint says to group a plain table of its keys and
--- signatures: grouping each partition alone misses the pairs across
--- partitions.
-CREATE OR REPLACE FUNCTION @extschema@.near_dupe_check(source regclass, key_column name, sig_column name,
-								threshold double precision,
-								OUT row_count bigint, OUT signed bigint, OUT num_perm integer, OUT key_type oid)
-	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+-- The checks of the arguments near_dupe_groups, near_dupe_pairs and
+-- near_dupe_check share: near_dupe_groups and near_dupe_pairs call this,
+-- then read the table once themselves, checking the signatures as they
+-- come; near_dupe_check calls it, then checks the signatures in a scan of
+-- its own.  It names the relation in its messages by its name (a regclass
+-- prints schema-qualified under the pinned path).  The threshold chooses a
+-- band layout, so 0 is refused, as everywhere a layout is chosen
+-- (minhash_check_layout_threshold in C, the same error).  For a partitioned
+-- table the hint says to group a plain table of its keys and signatures:
+-- grouping each partition alone misses the pairs across partitions.
+CREATE FUNCTION @extschema@.near_dupe_check_arguments(source regclass, key_column name, sig_column name,
+								threshold double precision)
+	RETURNS oid LANGUAGE plpgsql STABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
 DECLARE
 	kind "char";
 	relation name;
+	key_type oid;
 	sig_type oid;
 	sig_typmod integer;
-	stats record;
 BEGIN
 	IF source IS NULL OR key_column IS NULL OR sig_column IS NULL THEN
 		RAISE EXCEPTION 'source, key column and signature column must not be null'
@@ -395,7 +397,7 @@ BEGIN
 			USING ERRCODE = 'wrong_object_type',
 				  HINT = 'Rows are addressed by ctid: make a table from a view or query first.';
 	END IF;
-	SELECT a.atttypid INTO near_dupe_check.key_type FROM pg_catalog.pg_attribute a
+	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a
 	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, relation
@@ -420,6 +422,25 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value', HINT = 'Give a threshold greater than 0 and at most 1.',
 				  DETAIL = 'At threshold 0 every pair of signatures qualifies, so no band layout narrows the search.';
 	END IF;
+	RETURN key_type;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_check_arguments(regclass, name, name, double precision) IS 'checks the arguments of near_dupe_groups, near_dupe_pairs, near_dupe_check and near_dupe_query (a table or materialized view, its key column, a minhash signature column, a threshold above 0 and at most 1, or null) without reading the table; returns the key column''s type';
+
+-- near_dupe_check: the checks of near_dupe_check_arguments, then a scan
+-- that counts the rows and checks that every signature was built the same
+-- way, pinned.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_check(source regclass, key_column name, sig_column name,
+								threshold double precision,
+								OUT row_count bigint, OUT signed bigint, OUT num_perm integer, OUT key_type oid)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	stats record;
+BEGIN
+	near_dupe_check.key_type := @extschema@.near_dupe_check_arguments(source, key_column, sig_column, threshold);
 
 	-- Every signature must be comparable with every other: one parameter set.
 	EXECUTE format($q$

@@ -32,9 +32,9 @@ SELECT count(*) AS differing_pair_rows FROM (
 	(SELECT key_a::text, key_b::text, resemblance, row_number() OVER () FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5, NULL::bigint))
 	EXCEPT ALL
 	(SELECT key_a, key_b, resemblance, row_number() OVER () FROM near_dupe_pairs('reports_docs', 'id', 'sig', 0.5))) x;
--- Null keys and rows without a signature come through in the key's type.
+-- Rows without a signature come through in the key's type.
 CREATE TABLE reports_nulls (k date, sig minhash);
-INSERT INTO reports_nulls VALUES ('2024-01-02', minhash('a b c d e f g h i j'::text)), (NULL, minhash('a b c d e f g h i k'::text)),
+INSERT INTO reports_nulls VALUES ('2024-01-02', minhash('a b c d e f g h i j'::text)), ('2024-01-03', minhash('a b c d e f g h i k'::text)),
 								 ('2024-01-01', NULL);
 SELECT * FROM near_dupe_groups('reports_nulls', 'k', 'sig', 0.5, NULL::date);
 SELECT * FROM near_dupe_pairs('reports_nulls', 'k', 'sig', 0.5, NULL::date);

@@ -1,8 +1,10 @@
 /*
  * minhash_near_dupe.h
- *	  What near_dupe_groups() and near_dupe_pairs() share: reading a table's
- *	  keys and signatures into memory (minhash_near_dupe_groups.c), after
- *	  near_dupe_check's checks, on the calling query's snapshot.
+ *	  What near_dupe_groups() and near_dupe_pairs() share
+ *	  (minhash_near_dupe_source.c): checking the call's source, reading its
+ *	  keys and signatures into memory in one scan, ordering the rows by key
+ *	  (which refuses a key column that is not unique), and counting every
+ *	  byte the call holds against minhash.group_memory.
  */
 #ifndef MINHASH_NEAR_DUPE_H
 #define MINHASH_NEAR_DUPE_H
@@ -12,56 +14,75 @@
 
 #include "minhash.h"
 
-/* The rows read, in table order. */
-typedef struct GroupRows
+/* Which function reads: the messages and hints differ. */
+typedef enum NearDupeKind
 {
-	uint32		count;
-	uint32		capacity;
-	uint64	   *tids;			/* minhash_tid_number: ctid order */
-	Datum	   *keys;
-	bool	   *key_nulls;
-	text	  **key_texts;		/* key::text, NULL for a null key */
-	uint64	   *sizes;			/* distinct shingles */
-	bool	   *signed_rows;	/* has a signature */
-	uint32	  **values;			/* the signature's values, NULL if none */
+	NEAR_DUPE_GROUPS,
+	NEAR_DUPE_PAIRS
+} NearDupeKind;
 
-	/* the values themselves, one signature after another */
-	uint32	   *value_store;
-	uint32		value_slots;	/* signatures it has room for */
-	uint32		value_count;	/* values a signature, from the check */
-	uint32		value_slots_used;
+/* One row read. */
+typedef struct NearDupeRow
+{
+	Datum		key;			/* in its own type, never null */
+	text	   *key_text;		/* key::text when the result needs it and it
+								 * is not the key itself, else NULL */
+	const uint32 *values;		/* the signature's values; NULL: no signature */
+	uint64		size;			/* the signature's distinct shingles */
+} NearDupeRow;
 
-	/* the signatures' parameters, from the first one */
-	bool		have_params;
-	MhParams	params;
+/*
+ * One call: its source, the rows read, and the memory it holds.  Every
+ * byte is counted: what is palloc'd (in `context`), the key arena's
+ * blocks and the engine's pairs (`outside`).
+ */
+typedef struct NearDupeCall
+{
+	NearDupeKind kind;
+	bool		approximate;	/* recall given: the SQL path is no alternative */
 
-	/* how keys compare */
-	SortSupportData key_order;
+	/* the source, as the checks found it */
+	Oid			relation;
+	const char *key_column;
+	const char *sig_column;
+	Oid			key_type;
+	double		threshold;		/* the argument, or minhash.threshold */
 
 	/* the result's keys are in the key column's type (else key::text) */
 	bool		typed_keys;
-} GroupRows;
+	/* key::text is the key itself (text, varchar, ...): not held twice */
+	bool		key_is_text;
 
-/* A source table, as near_dupe_check found it (arguments 1 to 4 of the call). */
-typedef struct NearDupeSource
-{
-	Oid			relation;
-	char	   *key_column;
-	char	   *sig_column;
-	int64		row_count;
-	int64		signed_rows;
-	int32		num_perm;
-	Oid			key_type;		/* the key column's type */
-} NearDupeSource;
+	/* the rows, in the order read */
+	NearDupeRow *rows;
+	uint32		count;
+	uint32		capacity;
+	uint32		signed_count;
+	MhParams	params;			/* the signatures', from the first one */
+
+	/* how keys compare: their type's btree order and the column's collation */
+	SortSupportData key_order;
+	int16		key_typlen;
+	bool		key_byval;
+
+	/* memory */
+	MemoryContext context;		/* everything palloc'd for the call */
+	MemoryContext scratch;		/* one value while it is detoasted */
+	uint64		outside;		/* bytes held outside `context` */
+	uint64		limit;			/* minhash.group_memory, in bytes */
+	char	   *arena_next;		/* the key arena's free room */
+	char	   *arena_end;
+	Size		arena_block;	/* the next block's size */
+} NearDupeCall;
 
 /*
- * Connects to SPI and runs near_dupe_check on the call's first four
- * arguments (source, key_column, sig_column, threshold): its errors for bad
- * arguments, a view or partitioned table, mixed parameters.  With
- * typed_keys, the result's key type must be the key column's own.
+ * Starts a call: its memory context (a child of the current one), the
+ * checks of the call's first four arguments (source, key_column,
+ * sig_column, threshold) with near_dupe_check_arguments' errors, and with
+ * typed_keys the check that result_key_type is the key column's own type.
  */
-extern void minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_keys,
-										   Oid result_key_type, NearDupeSource *source);
+extern void minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_keys,
+									Oid result_key_type, NearDupeCall *call);
 
 /*
  * Refuses a null threshold (the call's fourth argument), except where the
@@ -70,26 +91,58 @@ extern void minhash_near_dupe_check_source(FunctionCallInfo fcinfo, bool typed_k
  */
 extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo);
 
-/* Reads every row of the checked source into rows, in `into`; ends SPI. */
-extern void minhash_near_dupe_read_source(const NearDupeSource *source, GroupRows *rows,
-										  MemoryContext into);
+/*
+ * Reads every row the source's scan returns, counting what it holds: a
+ * call that would pass minhash.group_memory stops (53400), as does a null
+ * key (23502) or signatures of different parameters (22000).
+ */
+extern void minhash_near_dupe_read(NearDupeCall *call);
 
-/* An order of rows: negative, zero or positive as a sorts before b. */
-typedef int (*NearDupeRowOrder) (const GroupRows *rows, uint32 a, uint32 b);
+/* An order of rows: negative, zero or positive as row a sorts before b. */
+typedef int (*NearDupeRowOrder) (const NearDupeCall *call, uint32 a, uint32 b);
 
-/* The rows' numbers in the given order (a merge sort that polls for interrupts). */
-extern uint32 *minhash_near_dupe_sort_rows(const GroupRows *rows, NearDupeRowOrder order);
+/*
+ * The rows' numbers in key order: signed rows first, each part in key order.
+ * A key that appears twice stops the call (23505).
+ */
+extern uint32 *minhash_near_dupe_key_order(NearDupeCall *call);
+
+/*
+ * Sorts order[0 .. count) by `order`, stably (a merge sort that polls for
+ * interrupts).
+ */
+extern void minhash_near_dupe_sort(NearDupeCall *call, uint32 *order, uint32 count,
+								   NearDupeRowOrder compare);
+
+/* palloc, in the call's context, of bytes the call may still hold, else 53400. */
+extern void *minhash_near_dupe_alloc(NearDupeCall *call, Size bytes);
+
+/* What the call may still hold: the engine's grant. */
+extern uint64 minhash_near_dupe_room(const NearDupeCall *call);
+
+/* What the call holds. */
+extern uint64 minhash_near_dupe_held(const NearDupeCall *call);
+
+/*
+ * Stops the call (53400): it needs `needed` bytes, more than
+ * minhash.group_memory; `suffices`: with that many it would not have been
+ * stopped, else it needs at least that many.  detail: what took them.
+ */
+pg_noreturn extern void minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed,
+												 bool suffices, const char *detail);
 
 /*
  * What the engine takes of rows order[0 .. count): each row's values and
- * whether its set is empty, in that order (huge allocations in the current
- * context).
+ * whether its set is empty, in that order, counted.
  */
-extern void minhash_near_dupe_engine_input(const GroupRows *rows, const uint32 *order,
+extern void minhash_near_dupe_engine_input(NearDupeCall *call, const uint32 *order,
 										   uint32 count, const uint32 ***signatures,
 										   uint8 **empty);
 
 /* A row's key as the result carries it (typed_keys: its own type, else text). */
-extern Datum minhash_near_dupe_result_key(const GroupRows *rows, uint32 row, bool *isnull);
+extern Datum minhash_near_dupe_result_key(const NearDupeCall *call, uint32 row);
+
+/* Ends the call: everything it held is freed. */
+extern void minhash_near_dupe_end(NearDupeCall *call);
 
 #endif							/* MINHASH_NEAR_DUPE_H */

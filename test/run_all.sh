@@ -40,6 +40,7 @@ EXTRA_SUITES=(
     test/upgrade/pg_upgrade.sh
     test/stress/crash_recovery_short.sh
     test/stress/cancel_short.sh
+    test/stress/group_memory.sh
     test/stress/interrupts.sh
     test/sharding/sharding.sh
     test/stress/fault_injection.sh

@@ -6,29 +6,31 @@
 //   its LSH band keys (seed 001, section 5), with a layout that misses no
 //   pair at the threshold: with at most D disagreeing positions and D + 1
 //   bands, some band agrees in every row (pigeonhole, mh_pigeonhole_layout
-//   with no spare bands).  So the groups are
-//   those of comparing every pair.  Approximate mode (recall =>,
-//   mh_group_greedy_banded) walks the same way with the caller's layout
-//   (mh_recall_layout): a pair sharing no band key is not compared.
+//   with no spare bands).  So the groups are those of comparing every pair.
+//   Approximate mode (recall =>, mh_group_greedy_banded) walks the same way
+//   with the caller's layout (mh_recall_layout): a pair sharing no band key
+//   is not compared.  The buckets come from the band sort pairs.cpp uses
+//   too (band_sort.hpp), and everything the walk holds is charged to the
+//   caller's grant before it is allocated (budget.hpp).
 //
 //   Why in memory and not SQL: the walk is one loop that polls for
 //   interrupts every few milliseconds and holds no temporary file, so a
 //   cancel ends it at once; and a pivot takes its whole bucket in one pass,
 //   so n near-copies of one document cost n comparisons, not n^2 / 2 pairs.
 #include <algorithm>
-#include <utility>
-#include <vector>
 
+#include "band_sort.hpp"
 #include "boundary.hpp"
-#include "large_allocator.hpp"
-#include "lsh_internal.hpp"
+#include "budget.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
 
 namespace
 {
 
-using minhash::LargeVector;
+using minhash::Budget;
+using minhash::BudgetAllocator;
+using minhash::BudgetVector;
 using minhash::Poller;
 
 constexpr uint32_t kNone = UINT32_MAX;
@@ -38,63 +40,58 @@ constexpr uint32_t kNone = UINT32_MAX;
 // length, then its rows), or kNone for a row alone in its bucket.  Rows
 // leave a bucket once taken, so that a crowded bucket is read in full once,
 // not once per pivot in it.  One array a band, each filled between polls.
-struct BandBuckets
+struct BucketLists
 {
-	std::vector<LargeVector<uint32_t>> bucket_of;
-	std::vector<LargeVector<uint32_t>> members;
+	explicit BucketLists(Budget &budget)
+	    : bucket_of(BudgetAllocator<BudgetVector<uint32_t>>(budget)),
+	      members(BudgetAllocator<BudgetVector<uint32_t>>(budget))
+	{
+	}
+	BudgetVector<BudgetVector<uint32_t>> bucket_of;
+	BudgetVector<BudgetVector<uint32_t>> members;
 };
 
-BandBuckets bucket_rows(const uint32_t *const *signatures, uint32_t count, uint32_t bands,
-                        uint32_t rows, Poller &poller)
+// The most bytes bucket_rows and the walk charge for count rows and `bands`
+// bands: the band sort, then per band a place for each row (4 bytes) and at
+// most 1.5 list entries a row (a bucket of k >= 2 rows takes 1 + k), and the
+// walk's compared_by (4 bytes a row).
+uint64_t group_bound(uint32_t count, uint32_t bands)
 {
-	BandBuckets buckets;
-	buckets.bucket_of.resize(bands);
-	buckets.members.resize(bands);
-	LargeVector<std::pair<uint64_t, uint32_t>> keyed(count);
+	const uint64_t n = count;
+	const uint64_t per_band = 2 * sizeof(BudgetVector<uint32_t>) + 4 * n + 4 * (n + n / 2);
+	return minhash::BandSort::bytes(count) + bands * per_band + 4 * n;
+}
+
+BucketLists bucket_rows(const uint32_t *const *signatures, uint32_t count, uint32_t bands,
+                        uint32_t rows, Budget &budget, Poller &poller)
+{
+	BucketLists buckets(budget);
+	buckets.bucket_of.reserve(bands);
+	buckets.members.reserve(bands);
+	minhash::BandSort sorted(signatures, count, rows, budget, poller);
 	for (uint32_t band = 0; band < bands; band++)
 	{
-		for (uint32_t i = 0; i < count; i++)
-		{
-			keyed[i] = {minhash::band_key(signatures[i] + static_cast<size_t>(band) * rows, rows,
-			                              band),
-			            i};
-			poller.tick();
-		}
-		std::sort(keyed.begin(), keyed.end(), [&poller](const auto &a, const auto &b) {
-			poller.tick();
-			return a < b;
-		});
-		// The rows of one key: keyed[start .. run_end(start)).
-		auto run_end = [&](uint32_t start) {
-			uint32_t end = start + 1;
-			while (end < count && keyed[end].first == keyed[start].first) end++;
-			return end;
-		};
+		sorted.sort(band);
 		// Two passes: the size first, so that the bucket list is allocated once.
 		size_t size = 0;
-		for (uint32_t start = 0, end; start < count; start = end)
-		{
-			end = run_end(start);
-			if (end - start > 1) size += 1 + (end - start);
-		}
-		LargeVector<uint32_t> &members = buckets.members[band];
+		sorted.for_each_bucket([&size](const auto *first, const auto *last) {
+			size += 1 + static_cast<size_t>(last - first);
+		});
+		buckets.members.emplace_back(BudgetAllocator<uint32_t>(budget));
+		BudgetVector<uint32_t> &members = buckets.members.back();
 		members.reserve(size);
-		buckets.bucket_of[band].assign(count, kNone);
+		buckets.bucket_of.emplace_back(count, kNone, BudgetAllocator<uint32_t>(budget));
 		poller.tick(count / 16);
-		uint32_t *bucket_of = buckets.bucket_of[band].data();
-		for (uint32_t start = 0, end; start < count; start = end)
-		{
-			end = run_end(start);
-			if (end - start < 2) continue;
+		uint32_t *bucket_of = buckets.bucket_of.back().data();
+		sorted.for_each_bucket([&](const auto *first, const auto *last) {
 			const auto head = static_cast<uint32_t>(members.size());
-			members.push_back(end - start);
-			for (uint32_t k = start; k < end; k++)
+			members.push_back(static_cast<uint32_t>(last - first));
+			for (const auto *k = first; k < last; k++)
 			{
-				members.push_back(keyed[k].second);
-				bucket_of[keyed[k].second] = head;
+				members.push_back(k->second);
+				bucket_of[k->second] = head;
 			}
-			poller.tick(end - start);
-		}
+		});
 	}
 	return buckets;
 }
@@ -107,46 +104,16 @@ double resemblance_of(const uint32_t *a, bool a_empty, const uint32_t *b, bool b
 	return static_cast<double>(mh_agreeing_positions(a, b, num_perm)) / num_perm;
 }
 
-MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
-                      uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
-                      Poller &poller, uint32_t *pivots, double *resemblance)
+// The walk over the buckets of `bands` bands of `rows` values.
+void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                  uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+                  Budget &budget, Poller &poller, uint32_t *pivots, double *resemblance)
 {
-	std::fill(pivots, pivots + count, kNone);
-	if (count == 0) return MH_OK;
-	poller.check();
-	auto resemble = [&](uint32_t a, uint32_t b) {
-		return resemblance_of(signatures[a], empty[a] != 0, signatures[b], empty[b] != 0,
-		                      num_perm);
-	};
-
-	// Exact (bands 0): the fewest bands the guarantee allows (no spare
-	// bands), the longest bands, so the fewest chance candidates.  With no
-	// pigeonhole layout (threshold 0) every pair qualifies, so the first row
-	// takes them all.  Approximate: the caller's layout.
-	MhPigeonholeLayout layout;
-	const MhStatus status = bands != 0 ? MH_OK : mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
-	if (status == MH_ERR_BANDS_RANGE)
-	{
-		for (uint32_t i = 0; i < count; i++)
-		{
-			pivots[i] = 0;
-			resemblance[i] = i == 0 ? 1.0 : resemble(0, i);
-			poller.tick();
-		}
-		return MH_OK;
-	}
-
-	if (status != MH_OK) return status;
-	if (bands == 0)
-	{
-		bands = layout.bands;
-		rows = layout.rows;
-	}
-	BandBuckets buckets = bucket_rows(signatures, count, bands, rows, poller);
+	BucketLists buckets = bucket_rows(signatures, count, bands, rows, budget, poller);
 
 	// compared_by[q]: the last pivot that compared q, so that a row sharing
 	// several bands with a pivot is compared once.
-	LargeVector<uint32_t> compared_by(count, kNone);
+	BudgetVector<uint32_t> compared_by(count, kNone, BudgetAllocator<uint32_t>(budget));
 	for (uint32_t pivot = 0; pivot < count; pivot++)
 	{
 		poller.tick();
@@ -173,7 +140,8 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 				k++;
 				if (compared_by[row] == pivot) continue;
 				compared_by[row] = pivot;
-				const double r = resemble(pivot, row);
+				const double r = resemblance_of(signatures[pivot], empty[pivot] != 0,
+				                                signatures[row], empty[row] != 0, num_perm);
 				if (r >= threshold)
 				{
 					pivots[row] = pivot;
@@ -183,6 +151,57 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 			bucket[0] = length;
 		}
 	}
+}
+
+MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                      uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+                      uint64_t max_bytes, Poller &poller, uint32_t *pivots, double *resemblance,
+                      uint64_t *memory)
+{
+	*memory = 0;
+	std::fill(pivots, pivots + count, kNone);
+	if (count == 0) return MH_OK;
+	poller.check();
+
+	// Exact (bands 0): the fewest bands the guarantee allows (no spare
+	// bands), the longest bands, so the fewest chance candidates.  With no
+	// pigeonhole layout (threshold 0) every pair qualifies, so the first row
+	// takes them all, and no memory is needed.  Approximate: the caller's
+	// layout.
+	MhPigeonholeLayout layout;
+	const MhStatus status = bands != 0 ? MH_OK : mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
+	if (status == MH_ERR_BANDS_RANGE)
+	{
+		for (uint32_t i = 0; i < count; i++)
+		{
+			pivots[i] = 0;
+			resemblance[i] = i == 0 ? 1.0
+			                        : resemblance_of(signatures[0], empty[0] != 0, signatures[i],
+			                                         empty[i] != 0, num_perm);
+			poller.tick();
+		}
+		return MH_OK;
+	}
+
+	if (status != MH_OK) return status;
+	if (bands == 0)
+	{
+		bands = layout.bands;
+		rows = layout.rows;
+	}
+	Budget budget(max_bytes);
+	try
+	{
+		walk_buckets(signatures, empty, count, num_perm, threshold, bands, rows, budget, poller,
+		             pivots, resemblance);
+	}
+	catch (const minhash::OverBudget &)
+	{
+		std::fill(pivots, pivots + count, kNone);
+		*memory = group_bound(count, bands);
+		return MH_ERR_TOO_LARGE;
+	}
+	*memory = budget.peak();
 	return MH_OK;
 }
 
@@ -191,9 +210,11 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 extern "C" {
 
 MhStatus mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
-                         uint32_t num_perm, double threshold, MhInterruptPoll poll,
-                         void *poll_arg, uint32_t *pivots, double *resemblance) noexcept
+                         uint32_t num_perm, double threshold, uint64_t max_bytes,
+                         MhInterruptPoll poll, void *poll_arg, uint32_t *pivots,
+                         double *resemblance, uint64_t *memory) noexcept
 {
+	*memory = 0;
 	return minhash::guarded([&]() -> MhStatus {
 		MH_INJECTION_POINT("mh_group_greedy");
 		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
@@ -201,16 +222,18 @@ MhStatus mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty
 			return MH_ERR_NUM_PERM_RANGE;
 		if (count == kNone) return MH_ERR_TOO_LARGE;
 		Poller poller(poll, poll_arg);
-		return group_greedy(signatures, empty, count, num_perm, threshold, 0, 0, poller, pivots,
-		                    resemblance);
+		return group_greedy(signatures, empty, count, num_perm, threshold, 0, 0, max_bytes, poller,
+		                    pivots, resemblance, memory);
 	});
 }
 
 MhStatus mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t *empty,
                                 uint32_t count, uint32_t num_perm, double threshold,
-                                uint32_t bands, uint32_t rows, MhInterruptPoll poll,
-                                void *poll_arg, uint32_t *pivots, double *resemblance) noexcept
+                                uint32_t bands, uint32_t rows, uint64_t max_bytes,
+                                MhInterruptPoll poll, void *poll_arg, uint32_t *pivots,
+                                double *resemblance, uint64_t *memory) noexcept
 {
+	*memory = 0;
 	return minhash::guarded([&]() -> MhStatus {
 		MH_INJECTION_POINT("mh_group_greedy_banded");
 		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
@@ -219,33 +242,13 @@ MhStatus mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t
 		if (mh_check_layout(bands, rows, num_perm) != MH_OK) return MH_ERR_BANDS_RANGE;
 		if (count == kNone) return MH_ERR_TOO_LARGE;
 		Poller poller(poll, poll_arg);
-		return group_greedy(signatures, empty, count, num_perm, threshold, bands, rows, poller,
-		                    pivots, resemblance);
+		return group_greedy(signatures, empty, count, num_perm, threshold, bands, rows, max_bytes,
+		                    poller, pivots, resemblance, memory);
 	});
 }
 
 void *mh_large_alloc(size_t bytes) noexcept { return minhash::allocate_large_or_null(bytes); }
 
 void mh_large_free(void *memory, size_t bytes) noexcept { minhash::free_large(memory, bytes); }
-
-uint64_t mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) noexcept
-{
-	if (mh_check_threshold(threshold) != MH_OK || num_perm < MH_MIN_NUM_PERM ||
-	    num_perm > MH_MAX_NUM_PERM)
-		return 0;
-	MhPigeonholeLayout layout;
-	if (mh_pigeonhole_layout(threshold, num_perm, 0, &layout) != MH_OK)
-		return 0; // threshold 0: no buckets
-	return mh_group_memory_banded(count, layout.bands);
-}
-
-uint64_t mh_group_memory_banded(uint32_t count, uint32_t bands) noexcept
-{
-	// Per row: its key and number while sorting a band (16 bytes), the last
-	// pivot that compared it (4), and per band its bucket's place (4) and at
-	// most 1.5 entries of bucket lists (6: buckets of two rows and a length).
-	if (bands < 1 || bands > MH_MAX_BANDS) return 0;
-	return static_cast<uint64_t>(count) * (20 + 10 * static_cast<uint64_t>(bands));
-}
 
 } // extern "C"

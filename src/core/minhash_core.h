@@ -390,16 +390,32 @@ MhStatus	mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint
  * is at least threshold: exactly, candidates coming from band keys that no
  * such pair can miss.  Writes pivots[i], the rank of the pivot row i joined
  * (i for a pivot), and resemblance[i], its resemblance to it (1 for a pivot).
- * Memory: mh_group_memory(), at most count * (10 * bands + 20) bytes, bands
- * being one more than the positions two rows at the threshold may disagree
- * on.  On MH_ERR_INTERRUPTED the outputs hold nothing.
+ *
+ * Memory: every array the walk allocates is charged against max_bytes
+ * before it is allocated, so it never holds more.  On MH_OK *memory is the
+ * most it held at once; on MH_ERR_TOO_LARGE (it would have held more than
+ * max_bytes) it is a grant with which these arguments cannot be refused, at
+ * most count * (10 * bands + 20) bytes and a little, bands being one more
+ * than the positions two rows at the threshold may disagree on.  On
+ * MH_ERR_INTERRUPTED and MH_ERR_TOO_LARGE the outputs hold nothing.
  */
 MhStatus	mh_group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
-							uint32_t num_perm, double threshold, MhInterruptPoll poll,
-							void *poll_arg, uint32_t *pivots, double *resemblance) MH_NOEXCEPT;
+							uint32_t num_perm, double threshold, uint64_t max_bytes,
+							MhInterruptPoll poll, void *poll_arg, uint32_t *pivots,
+							double *resemblance, uint64_t *memory) MH_NOEXCEPT;
 
-/* The most bytes mh_group_greedy allocates for these arguments (0 if invalid). */
-uint64_t	mh_group_memory(uint32_t count, uint32_t num_perm, double threshold) MH_NOEXCEPT;
+/*
+ * Approximate grouping (near_dupe_groups(..., recall)): the same walk, with
+ * candidates from the band keys of the given layout (mh_recall_layout), so
+ * that a pair at or above threshold sharing no band key is not compared.
+ * Verification and memory as mh_group_greedy's.  MH_ERR_BANDS_RANGE for a
+ * layout that does not fit num_perm.
+ */
+MhStatus	mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t *empty,
+								   uint32_t count, uint32_t num_perm, double threshold,
+								   uint32_t bands, uint32_t rows, uint64_t max_bytes,
+								   MhInterruptPoll poll, void *poll_arg, uint32_t *pivots,
+								   double *resemblance, uint64_t *memory) MH_NOEXCEPT;
 
 /* --- pairs of near-duplicates -------------------------------------------- */
 
@@ -423,33 +439,21 @@ typedef struct MhPair
  * threshold; with mh_recall_layout's, each with the probability of its
  * S-curve.  On MH_OK *pairs holds *pair_count pairs sorted by (a, b), in
  * *bytes bytes of mh_large_alloc memory the caller frees with mh_large_free
- * (NULL when there are none).  MH_ERR_TOO_LARGE when they would take more
- * than max_bytes (*pair_count: those found before).  Working memory besides
- * the pairs: mh_near_pairs_memory(count).  On an error the outputs hold
- * nothing, and no memory stays allocated.
+ * (NULL when there are none).
+ *
+ * Memory: what it allocates, the band sort (16 bytes a row) and the pairs,
+ * is charged against max_bytes before it is allocated, so it never holds
+ * more.  On MH_OK *memory is the most it held at once, the pairs handed
+ * over included.  MH_ERR_TOO_LARGE when it would have held more than
+ * max_bytes: *memory is what it would then have held (it needs at least
+ * that), *pair_count the pairs found before.  On an error the outputs hold
+ * nothing else, and no memory stays allocated.
  */
 MhStatus	mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
 						  uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
 						  uint64_t max_bytes, MhInterruptPoll poll, void *poll_arg,
-						  MhPair **pairs, uint64_t *pair_count, size_t *bytes) MH_NOEXCEPT;
-
-/* The bytes mh_near_pairs allocates for count rows, besides the pairs. */
-uint64_t	mh_near_pairs_memory(uint32_t count) MH_NOEXCEPT;
-
-/*
- * Approximate grouping (near_dupe_groups(..., recall)): the same walk, with
- * candidates from the band keys of the given layout (mh_recall_layout), so
- * that a pair at or above threshold sharing no band key is not compared.
- * Verification is unchanged.  MH_ERR_BANDS_RANGE for a layout that does not
- * fit num_perm.  Memory: mh_group_memory_banded(count, bands).
- */
-MhStatus	mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t *empty,
-								   uint32_t count, uint32_t num_perm, double threshold,
-								   uint32_t bands, uint32_t rows, MhInterruptPoll poll,
-								   void *poll_arg, uint32_t *pivots, double *resemblance) MH_NOEXCEPT;
-
-/* The most bytes the walk allocates with `bands` bands (0 if invalid). */
-uint64_t	mh_group_memory_banded(uint32_t count, uint32_t bands) MH_NOEXCEPT;
+						  MhPair **pairs, uint64_t *pair_count, size_t *bytes,
+						  uint64_t *memory) MH_NOEXCEPT;
 
 /*
  * Memory for a large array, in 2 MB pages where the kernel offers them, as

@@ -8,8 +8,9 @@
 //   comparing every pair.  With the recall layout (mh_recall_layout), a pair
 //   is found with the probability of its S-curve.
 //
-//   For each band the rows are sorted by (band key, row); each run of one
-//   key is a bucket, and each pair of a bucket is looked at there.  A pair
+//   For each band the rows are sorted by (band key, row) (band_sort.hpp);
+//   each run of one key is a bucket, and each pair of a bucket is looked at
+//   there.  A pair
 //   is verified at the first band that agrees in full, and only there: at a
 //   later band it agrees on an earlier band in full and is skipped, at a
 //   band whose key it shares by chance (a collision of 64-bit keys) it does
@@ -18,7 +19,9 @@
 //
 //   Why in memory and not SQL: one loop that polls for interrupts every few
 //   milliseconds, even inside a bucket of thousands of rows, writes nothing
-//   to disk, and never builds the candidates as rows.
+//   to disk, and never builds the candidates as rows.  What it holds, the
+//   band sort and the pairs, is charged to the caller's grant before it is
+//   allocated (budget.hpp).
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -27,34 +30,35 @@
 #include <sys/mman.h>
 #endif
 
+#include "band_sort.hpp"
 #include "boundary.hpp"
+#include "budget.hpp"
 #include "large_allocator.hpp"
-#include "lsh_internal.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
 
 namespace
 {
 
-using minhash::LargeVector;
+using minhash::Budget;
 using minhash::Poller;
 
-// Thrown when the pairs would take more than the caller allows.
-struct TooManyPairs
-{
-};
-
-// The pairs found, in one array that doubles as it fills, within max_bytes.
-// Its memory goes to the caller on success (release), else it is freed.
+// The pairs found, in one array that doubles as it fills, charged to the
+// budget (the old and the new array while it grows by copying).  Its memory
+// goes to the caller on success (release), else it is freed.
 class PairBuffer
 {
 public:
-	explicit PairBuffer(uint64_t max_bytes) : max_pairs_(max_bytes / sizeof(MhPair)) {}
+	explicit PairBuffer(Budget &budget) : budget_(budget) {}
 	PairBuffer(const PairBuffer &) = delete;
 	PairBuffer &operator=(const PairBuffer &) = delete;
 	~PairBuffer()
 	{
-		if (data_ != nullptr) minhash::free_large(data_, capacity_ * sizeof(MhPair));
+		if (data_ != nullptr)
+		{
+			minhash::free_large(data_, capacity_ * sizeof(MhPair));
+			budget_.refund(capacity_ * sizeof(MhPair));
+		}
 	}
 
 	void push(uint32_t a, uint32_t b, uint32_t agreeing)
@@ -66,46 +70,73 @@ public:
 	MhPair *end() { return data_ + size_; }
 	uint64_t size() const { return size_; }
 	uint64_t bytes() const { return capacity_ * sizeof(MhPair); }
+	// The array, handed to the caller: no longer charged here.
 	MhPair *release()
 	{
 		MhPair *data = data_;
+		budget_.refund(capacity_ * sizeof(MhPair));
 		data_ = nullptr;
 		return data;
 	}
 
 private:
+	// Twice the room (at least 4096 pairs), or, when the budget does not
+	// allow that, whatever room it still allows.
 	void grow()
 	{
-		if (size_ >= max_pairs_) throw TooManyPairs();
-		uint64_t wanted = capacity_ < 4096 ? 4096 : capacity_ * 2;
-		if (wanted > max_pairs_) wanted = max_pairs_;
 		const size_t old_bytes = capacity_ * sizeof(MhPair);
-		const size_t new_bytes = wanted * sizeof(MhPair);
-		void *grown = nullptr;
+		uint64_t wanted = capacity_ < 4096 ? 4096 : capacity_ * 2;
+		uint64_t added_bytes = 0;
+		bool copy = true;
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
-		// Both in mappings of their own: the kernel moves the pages, no copy.
-		if (old_bytes >= minhash::kLargeArrayBytes)
-		{
-			grown = mremap(data_, old_bytes, new_bytes, MREMAP_MAYMOVE);
-			if (grown == MAP_FAILED) throw std::bad_alloc();
-			(void) madvise(grown, new_bytes, MADV_HUGEPAGE);
-			data_ = static_cast<MhPair *>(grown);
-			capacity_ = wanted;
-			return;
-		}
+		// Both in mappings of their own: the kernel moves the pages, no copy,
+		// so only the added room is charged.
+		copy = old_bytes < minhash::kLargeArrayBytes;
 #endif
-		grown = minhash::allocate_large_or_null(new_bytes);
-		if (grown == nullptr) throw std::bad_alloc();
-		if (size_ > 0) std::memcpy(grown, data_, size_ * sizeof(MhPair));
-		if (data_ != nullptr) minhash::free_large(data_, old_bytes);
+		for (;; wanted = capacity_ + (wanted - capacity_) / 2)
+		{
+			if (wanted <= capacity_) throw minhash::OverBudget{budget_.held() + sizeof(MhPair)};
+			added_bytes = wanted * sizeof(MhPair) - (copy ? 0 : old_bytes);
+			if (added_bytes <= budget_.room()) break;
+		}
+		const size_t new_bytes = wanted * sizeof(MhPair);
+		budget_.charge(added_bytes);
+		void *grown = nullptr;
+		if (!copy)
+		{
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+			grown = mremap(data_, old_bytes, new_bytes, MREMAP_MAYMOVE);
+			if (grown == MAP_FAILED)
+			{
+				budget_.refund(added_bytes);
+				throw std::bad_alloc();
+			}
+			(void) madvise(grown, new_bytes, MADV_HUGEPAGE);
+#endif
+		}
+		else
+		{
+			grown = minhash::allocate_large_or_null(new_bytes);
+			if (grown == nullptr)
+			{
+				budget_.refund(added_bytes);
+				throw std::bad_alloc();
+			}
+			if (size_ > 0) std::memcpy(grown, data_, size_ * sizeof(MhPair));
+			if (data_ != nullptr)
+			{
+				minhash::free_large(data_, old_bytes);
+				budget_.refund(old_bytes);
+			}
+		}
 		data_ = static_cast<MhPair *>(grown);
 		capacity_ = wanted;
 	}
 
+	Budget &budget_;
 	MhPair *data_ = nullptr;
 	uint64_t capacity_ = 0;
 	uint64_t size_ = 0;
-	uint64_t max_pairs_;
 };
 
 constexpr uint32_t kSkip = UINT32_MAX;
@@ -174,39 +205,22 @@ uint32_t look_at(const Search &search, uint32_t i, uint32_t j, uint32_t band)
 	return disagreeing <= search.max_disagreements ? search.num_perm - disagreeing : kSkip;
 }
 
-void find_pairs(const Search &search, uint32_t count, uint32_t bands, Poller &poller,
-                PairBuffer &found)
+void find_pairs(const Search &search, uint32_t count, uint32_t bands, Budget &budget,
+                Poller &poller, PairBuffer &found)
 {
-	LargeVector<std::pair<uint64_t, uint32_t>> keyed(count);
+	minhash::BandSort sorted(search.signatures, count, search.rows, budget, poller);
 	for (uint32_t band = 0; band < bands; band++)
 	{
-		for (uint32_t i = 0; i < count; i++)
-		{
-			keyed[i] = {minhash::band_key(search.signatures[i] + static_cast<size_t>(band) *
-			                                                         search.rows,
-			                              search.rows, band),
-			            i};
-			poller.tick();
-		}
-		std::sort(keyed.begin(), keyed.end(), [&poller](const auto &x, const auto &y) {
-			poller.tick();
-			return x < y;
-		});
-		// Each run of one key, keyed[start .. end): its rows in ascending order.
-		for (uint32_t start = 0, end; start < count; start = end)
-		{
-			end = start + 1;
-			while (end < count && keyed[end].first == keyed[start].first) end++;
-			poller.tick(end - start);
-			for (uint32_t x = start; x + 1 < end; x++)
-				for (uint32_t y = x + 1; y < end; y++)
+		sorted.sort(band);
+		sorted.for_each_bucket([&](const auto *first, const auto *last) {
+			for (const auto *x = first; x + 1 < last; x++)
+				for (const auto *y = x + 1; y < last; y++)
 				{
 					poller.tick();
-					const uint32_t i = keyed[x].second, j = keyed[y].second;
-					const uint32_t agreeing = look_at(search, i, j, band);
-					if (agreeing != kSkip) found.push(i, j, agreeing);
+					const uint32_t agreeing = look_at(search, x->second, y->second, band);
+					if (agreeing != kSkip) found.push(x->second, y->second, agreeing);
 				}
-		}
+		});
 	}
 }
 
@@ -217,11 +231,12 @@ extern "C" {
 MhStatus mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
                        uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
                        uint64_t max_bytes, MhInterruptPoll poll, void *poll_arg, MhPair **pairs,
-                       uint64_t *pair_count, size_t *bytes) noexcept
+                       uint64_t *pair_count, size_t *bytes, uint64_t *memory) noexcept
 {
 	*pairs = nullptr;
 	*pair_count = 0;
 	*bytes = 0;
+	*memory = 0;
 	return minhash::guarded([&]() -> MhStatus {
 		MH_INJECTION_POINT("mh_near_pairs");
 		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
@@ -234,14 +249,16 @@ MhStatus mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, 
 		const Search search{signatures, empty,
 		                    num_perm,   threshold,
 		                    rows,       mh_max_disagreements(threshold, num_perm)};
-		PairBuffer found(max_bytes);
+		Budget budget(max_bytes);
+		PairBuffer found(budget);
 		try
 		{
-			find_pairs(search, count, bands, poller, found);
+			find_pairs(search, count, bands, budget, poller, found);
 		}
-		catch (const TooManyPairs &)
+		catch (const minhash::OverBudget &over)
 		{
 			*pair_count = found.size();
+			*memory = over.wanted;
 			return MH_ERR_TOO_LARGE;
 		}
 		// In (a, b) order: the caller numbered the rows in its output order.
@@ -249,17 +266,12 @@ MhStatus mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, 
 			poller.tick();
 			return x.a != y.a ? x.a < y.a : x.b < y.b;
 		});
+		*memory = budget.peak();
 		*pair_count = found.size();
 		*bytes = found.bytes();
 		*pairs = found.release();
 		return MH_OK;
 	});
-}
-
-uint64_t mh_near_pairs_memory(uint32_t count) noexcept
-{
-	// Per row: its band key and number while a band is sorted.
-	return static_cast<uint64_t>(count) * sizeof(std::pair<uint64_t, uint32_t>);
 }
 
 } // extern "C"

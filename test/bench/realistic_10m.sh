@@ -187,7 +187,7 @@ CREATE UNLOGGED TABLE scale10m_groups AS SELECT * FROM $call;
 \set note ''
 \if :err
 \echo 'refused:' :LAST_ERROR_MESSAGE
-SELECT ceil(substring(:'LAST_ERROR_MESSAGE' FROM 'about ([0-9]+) kB')::numeric / 1024) AS mb \gset
+SELECT ceil(substring(:'LAST_ERROR_MESSAGE' FROM 'needs (?:at least )?([0-9]+) kB')::numeric / 1024) AS mb \gset
 \echo 'the hint (psql \\errverbose):'
 \errverbose
 \\set mb_setting :mb 'MB'

@@ -38,12 +38,16 @@
 SET client_min_messages = warning;
 SET jit = off;
 SELECT minhash('loads the library, and its settings'::text) IS NOT NULL AS loaded \gset
+-- What minhash.group_memory is here (by default maintenance_work_mem), then
+-- room for the groupings and pairs at a million documents (about 0.9 kB a
+-- document held at 0.8).
 
 SELECT EXISTS (SELECT FROM pg_proc WHERE proname = 'near_dupe_groups' AND 'recall' = ANY (proargnames)) AS has_recall_groups,
        EXISTS (SELECT FROM pg_proc WHERE proname = 'near_dupe_pairs' AND 'recall' = ANY (proargnames)) AS has_recall_pairs,
        (SELECT count(*) FROM real_docs) AS n_docs,
        current_setting('maintenance_work_mem') AS mwm,
        current_setting('minhash.group_memory') AS group_memory_default \gset
+SET minhash.group_memory = '4GB';
 
 DROP TABLE IF EXISTS scale_results;
 CREATE TABLE scale_results (

@@ -18,11 +18,13 @@
 #include <cinttypes>
 #include <climits>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 #include <memory>
 #include <queue>
 #include <random>
@@ -33,11 +35,75 @@
 #include <unordered_set>
 #include <vector>
 
+#include "budget.hpp"
 #include "distinct_counter.hpp"
 #include "hash_family.hpp"
 #include "minhash_core.h"
 #include "tokenizer.hpp"
 #include "xxhash_stable.hpp"
+
+// Every operator new of the process, counted, so that a test can see the
+// most bytes the engine held during one call (the engine's arrays below 4 MB
+// come from operator new: large_allocator.hpp).  Each block carries its size
+// in a header of max_align_t's alignment.
+namespace heap_count
+{
+std::size_t live = 0;
+std::size_t peak = 0;
+constexpr std::size_t kHeader = alignof(std::max_align_t);
+
+void *allocate(std::size_t bytes) noexcept
+{
+	auto *block = static_cast<unsigned char *>(std::malloc(bytes + kHeader));
+	if (block == nullptr) return nullptr;
+	std::memcpy(block, &bytes, sizeof bytes);
+	live += bytes;
+	if (live > peak) peak = live;
+	return block + kHeader;
+}
+
+void release(void *p) noexcept
+{
+	if (p == nullptr) return;
+	unsigned char *block = static_cast<unsigned char *>(p) - kHeader;
+	std::size_t bytes;
+	std::memcpy(&bytes, block, sizeof bytes);
+	live -= bytes;
+	std::free(block);
+}
+
+// The most bytes held at once by `call` beyond what was held before it.
+template <typename Call>
+std::size_t peak_of(Call &&call)
+{
+	const std::size_t before = live;
+	peak = live;
+	call();
+	return peak - before;
+}
+} // namespace heap_count
+
+void *operator new(std::size_t bytes)
+{
+	void *p = heap_count::allocate(bytes);
+	if (p == nullptr) throw std::bad_alloc();
+	return p;
+}
+void *operator new[](std::size_t bytes) { return operator new(bytes); }
+void *operator new(std::size_t bytes, const std::nothrow_t &) noexcept
+{
+	return heap_count::allocate(bytes);
+}
+void *operator new[](std::size_t bytes, const std::nothrow_t &) noexcept
+{
+	return heap_count::allocate(bytes);
+}
+void operator delete(void *p) noexcept { heap_count::release(p); }
+void operator delete[](void *p) noexcept { heap_count::release(p); }
+void operator delete(void *p, std::size_t) noexcept { heap_count::release(p); }
+void operator delete[](void *p, std::size_t) noexcept { heap_count::release(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { heap_count::release(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { heap_count::release(p); }
 
 namespace
 {
@@ -3685,6 +3751,35 @@ std::vector<std::vector<uint32_t>> signature_families(std::mt19937_64 &rng, uint
 	return sigs;
 }
 
+// The grant is a cap: with exactly the memory a grouping held it runs, with
+// a byte less it is refused, holding no more than the grant meanwhile, and
+// the bytes the refusal names suffice.
+void check_group_grant(const std::vector<const uint32_t *> &rows, const std::vector<uint8_t> &empty,
+                       uint32_t num_perm, double threshold, uint64_t held,
+                       const std::vector<uint32_t> &want_pivot, const std::string &context)
+{
+	const auto count = static_cast<uint32_t>(rows.size());
+	std::vector<uint32_t> pivots(count);
+	std::vector<double> r(count);
+	uint64_t memory = 0;
+	CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, held, nullptr,
+	                         nullptr, pivots.data(), r.data(), &memory),
+	         MH_OK, context + ": a grant of exactly what it held");
+	if (held == 0) return;
+	MhStatus status = MH_OK;
+	const std::size_t refused_held = heap_count::peak_of([&] {
+		status = mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, held - 1,
+		                         nullptr, nullptr, pivots.data(), r.data(), &memory);
+	});
+	CHECK_EQ(status, MH_ERR_TOO_LARGE, context + ": a byte less is refused");
+	CHECK(refused_held <= held - 1, context + ": a refused call held no more than its grant");
+	CHECK(memory >= held, context + ": the refusal names enough memory");
+	CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, memory,
+	                         nullptr, nullptr, pivots.data(), r.data(), &memory),
+	         MH_OK, context + ": the memory the refusal named suffices");
+	CHECK(pivots == want_pivot, context + ": the same groups");
+}
+
 void test_grouping()
 {
 	g_section = "grouping";
@@ -3727,11 +3822,18 @@ void test_grouping()
 			}
 			std::vector<uint32_t> pivots(count);
 			std::vector<double> r(count);
-			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, nullptr,
-			                         nullptr, pivots.data(), r.data()),
-			         MH_OK, context);
+			uint64_t memory = 0;
+			MhStatus status = MH_OK;
+			const std::size_t held = heap_count::peak_of([&] {
+				status = mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold,
+				                         UINT64_MAX, nullptr, nullptr, pivots.data(), r.data(),
+				                         &memory);
+			});
+			CHECK_EQ(status, MH_OK, context);
 			CHECK(pivots == want_pivot, context + ": the pivots of the greedy walk over every pair");
 			CHECK(r == want_r, context + ": each row's resemblance to its pivot");
+			CHECK_EQ(uint64_t(held), memory, context + ": the memory reported is the memory held");
+			check_group_grant(rows, empty, num_perm, threshold, memory, want_pivot, context);
 
 			// Approximate (mh_group_greedy_banded): the same walk, a row
 			// compared with a pivot only when some band of the layout agrees
@@ -3765,39 +3867,65 @@ void test_grouping()
 				const std::string banded = context + ", " + std::to_string(bands) + " bands of " +
 				                           std::to_string(band_rows);
 				CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, threshold,
-				                                bands, band_rows, nullptr, nullptr, pivots.data(),
-				                                r.data()),
+				                                bands, band_rows, UINT64_MAX, nullptr, nullptr,
+				                                pivots.data(), r.data(), &memory),
 				         MH_OK, banded);
 				CHECK(pivots == banded_pivot, banded + ": the pivots of the banded walk");
 				CHECK(r == banded_r, banded + ": each row's resemblance to its pivot");
 			}
 		}
+		uint64_t memory = 0;
 		CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, 0.5,
-		                                num_perm + 1, 1, nullptr, nullptr, pivots_of(count).data(),
-		                                std::vector<double>(count).data()),
+		                                num_perm + 1, 1, UINT64_MAX, nullptr, nullptr,
+		                                pivots_of(count).data(), std::vector<double>(count).data(),
+		                                &memory),
 		         MH_ERR_BANDS_RANGE, "a layout that does not fit");
 		std::vector<uint32_t> pivots(count);
 		std::vector<double> r(count);
-		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, 0.8, stop_now,
-		                         nullptr, pivots.data(), r.data()),
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, 0.8, UINT64_MAX,
+		                         stop_now, nullptr, pivots.data(), r.data(), &memory),
 		         MH_ERR_INTERRUPTED, "the poll stops the grouping");
 		for (double bad : {-0.1, 1.5, std::nan("")})
-			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, bad, nullptr,
-			                         nullptr, pivots.data(), r.data()),
+			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, bad, UINT64_MAX,
+			                         nullptr, nullptr, pivots.data(), r.data(), &memory),
 			         MH_ERR_THRESHOLD_RANGE, "threshold outside [0, 1]");
 	}
-	// The memory bound: per row 20 bytes and 10 a band; D + 1 = 26 bands at 0.8 of 128.
-	CHECK_EQ(mh_group_memory(1000, 128, 0.8), uint64_t(1000) * (20 + 10 * 26), "memory at 0.8");
-	CHECK_EQ(mh_group_memory(1000, 128, 0.0), uint64_t(0), "memory at 0: no buckets");
-	CHECK_EQ(mh_group_memory(1000, 0, 0.8), uint64_t(0), "memory, no hash values");
-	CHECK_EQ(mh_group_memory(1000, 128, std::nan("")), uint64_t(0), "memory, NaN threshold");
-	CHECK_EQ(mh_group_memory_banded(1000, 15), uint64_t(1000) * (20 + 10 * 15), "memory, 15 bands");
-	CHECK_EQ(mh_group_memory_banded(1000, 0), uint64_t(0), "memory, no bands");
+	// The bound a refusal reports: 20 bytes a row, 10 a row and band (D + 1
+	// = 26 bands at 0.8 of 128), and two vector headers a band.
+	{
+		std::vector<uint32_t> values(128, 1);
+		std::vector<const uint32_t *> rows(1000, values.data());
+		std::vector<uint8_t> empty(1000, 0);
+		std::vector<uint32_t> pivots(1000);
+		std::vector<double> r(1000);
+		uint64_t memory = 0;
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), 1000, 128, 0.8, 1000, nullptr, nullptr,
+		                         pivots.data(), r.data(), &memory),
+		         MH_ERR_TOO_LARGE, "1000 rows in 1000 bytes");
+		CHECK_EQ(memory, uint64_t(1000) * (20 + 10 * 26) + 26 * 2 * sizeof(minhash::BudgetVector<uint32_t>),
+		         "the bound at 0.8");
+		CHECK(std::all_of(pivots.begin(), pivots.end(), [](uint32_t p) { return p == UINT32_MAX; }),
+		      "a refusal writes no pivot");
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), 1000, 128, 0.8, memory, nullptr,
+		                         nullptr, pivots.data(), r.data(), &memory),
+		         MH_OK, "1000 copies within the bound");
+		CHECK(std::all_of(pivots.begin(), pivots.end(), [](uint32_t p) { return p == 0; }),
+		      "1000 copies: one group");
+		// At threshold 0 every row joins the first: no buckets, no memory.
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), 1000, 128, 0.0, 0, nullptr, nullptr,
+		                         pivots.data(), r.data(), &memory),
+		         MH_OK, "threshold 0 in no memory");
+		CHECK_EQ(memory, uint64_t(0), "threshold 0 holds nothing");
+	}
 	uint32_t pivot = 7;
 	double r = 7;
-	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 128, 0.8, nullptr, nullptr, &pivot, &r), MH_OK,
-	         "no rows");
-	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 0, 0.8, nullptr, nullptr, &pivot, &r),
+	uint64_t memory = 7;
+	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 128, 0.8, UINT64_MAX, nullptr, nullptr, &pivot,
+	                         &r, &memory),
+	         MH_OK, "no rows");
+	CHECK_EQ(memory, uint64_t(0), "no rows, no memory");
+	CHECK_EQ(mh_group_greedy(nullptr, nullptr, 0, 0, 0.8, UINT64_MAX, nullptr, nullptr, &pivot, &r,
+	                         &memory),
 	         MH_ERR_NUM_PERM_RANGE, "no hash values");
 }
 
@@ -3835,52 +3963,84 @@ void test_near_pairs()
 				for (uint32_t b = a + 1; b < count; b++)
 					if (static_cast<double>(agreeing(a, b)) / num_perm >= threshold)
 						want.emplace_back(a, b, agreeing(a, b));
+			// The status and pairs of one call, the most it held beyond its
+			// pairs' array (counted here), and the memory it reported.
+			struct Run
+			{
+				MhStatus status;
+				std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> pairs;
+				uint64_t held;
+				uint64_t memory;
+			};
 			auto run = [&](uint32_t bands, uint32_t band_rows, uint64_t max_bytes) {
 				MhPair *pairs = nullptr;
 				uint64_t found = 0;
 				size_t bytes = 0;
-				const MhStatus status =
-				    mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold, bands,
-				                  band_rows, max_bytes, nullptr, nullptr, &pairs, &found, &bytes);
-				std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> got;
-				for (uint64_t k = 0; status == MH_OK && k < found; k++)
-					got.emplace_back(pairs[k].a, pairs[k].b, pairs[k].agreeing);
+				Run result{MH_OK, {}, 0, 0};
+				result.held = heap_count::peak_of([&] {
+					result.status =
+					    mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold, bands,
+					                  band_rows, max_bytes, nullptr, nullptr, &pairs, &found,
+					                  &bytes, &result.memory);
+				});
+				for (uint64_t k = 0; result.status == MH_OK && k < found; k++)
+					result.pairs.emplace_back(pairs[k].a, pairs[k].b, pairs[k].agreeing);
 				if (pairs != nullptr) mh_large_free(pairs, bytes);
-				return std::make_pair(status, got);
+				return result;
 			};
 			// Exact: the pigeonhole layout with no spare bands.
 			MhPigeonholeLayout layout;
 			CHECK_EQ(mh_pigeonhole_layout(threshold, num_perm, 0, &layout), MH_OK, context);
 			auto exact = run(layout.bands, layout.rows, UINT64_MAX);
-			CHECK_EQ(exact.first, MH_OK, context);
-			CHECK(exact.second == want, context + ": exact pairs = every pair compared, in (a, b) order");
+			CHECK_EQ(exact.status, MH_OK, context);
+			CHECK(exact.pairs == want, context + ": exact pairs = every pair compared, in (a, b) order");
+			CHECK_EQ(exact.held, exact.memory, context + ": the memory reported is the memory held");
+			// The grant is a cap: exactly what it held suffices; with less
+			// the pairs' array grows in smaller steps, and either finds them
+			// all or is refused, never holding more than its grant; less than
+			// the band sort (16 bytes a row) is refused at once.
+			CHECK(run(layout.bands, layout.rows, exact.memory).pairs == want,
+			      context + ": a grant of exactly what it held");
+			for (uint64_t grant : {exact.memory - 1, exact.memory / 2, uint64_t(count) * 16})
+			{
+				const Run less = run(layout.bands, layout.rows, grant);
+				CHECK(less.status == MH_ERR_TOO_LARGE || less.pairs == want,
+				      context + ": a smaller grant finds every pair or is refused");
+				CHECK(less.held <= grant && (less.status != MH_OK || less.memory <= grant),
+				      context + ": a smaller grant is never passed");
+			}
+			const Run refused = run(layout.bands, layout.rows, uint64_t(count) * 16 - 1);
+			CHECK_EQ(refused.status, MH_ERR_TOO_LARGE, context + ": less than the band sort");
+			CHECK_EQ(refused.held, uint64_t(0), context + ": refused before allocating");
+			CHECK_EQ(refused.memory, uint64_t(count) * 16, context + ": the band sort named");
 			// Approximate: a subset, in order, verified.
 			uint32_t bands = 0, band_rows = 0;
 			if (mh_recall_layout(threshold, 0.9, num_perm, &bands, &band_rows) == MH_OK)
 			{
 				auto approx = run(bands, band_rows, UINT64_MAX);
-				CHECK_EQ(approx.first, MH_OK, context);
-				CHECK(std::includes(want.begin(), want.end(), approx.second.begin(),
-				                    approx.second.end()),
+				CHECK_EQ(approx.status, MH_OK, context);
+				CHECK(std::includes(want.begin(), want.end(), approx.pairs.begin(),
+				                    approx.pairs.end()),
 				      context + ": approximate pairs are exact pairs");
 			}
 			// The cap on the pairs' memory.
 			if (want.size() > 4096)
-				CHECK_EQ(run(layout.bands, layout.rows, 4096 * sizeof(MhPair)).first,
+				CHECK_EQ(run(layout.bands, layout.rows, 4096 * sizeof(MhPair)).status,
 				         MH_ERR_TOO_LARGE, context + ": more pairs than max_bytes");
 		}
 		MhPair *pairs = nullptr;
 		uint64_t found = 0;
 		size_t bytes = 0;
+		uint64_t memory = 0;
 		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, 1, 1, UINT64_MAX,
-		                       stop_now, nullptr, &pairs, &found, &bytes),
+		                       stop_now, nullptr, &pairs, &found, &bytes, &memory),
 		         MH_ERR_INTERRUPTED, "the poll stops the pairs");
 		CHECK(pairs == nullptr && found == 0 && bytes == 0, "nothing handed over on a stop");
 		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, num_perm + 1, 1,
-		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes),
+		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes, &memory),
 		         MH_ERR_BANDS_RANGE, "more bands than values");
 		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, std::nan(""), 1, 1,
-		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes),
+		                       UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes, &memory),
 		         MH_ERR_THRESHOLD_RANGE, "NaN threshold");
 	}
 	// Many copies: every pair once, though they share every band.
@@ -3890,12 +4050,22 @@ void test_near_pairs()
 	MhPair *pairs = nullptr;
 	uint64_t found = 0;
 	size_t bytes = 0;
+	uint64_t memory = 0;
 	CHECK_EQ(mh_near_pairs(copies.data(), not_empty.data(), 300, 64, 0.5, 33, 1, UINT64_MAX,
-	                       nullptr, nullptr, &pairs, &found, &bytes),
+	                       nullptr, nullptr, &pairs, &found, &bytes, &memory),
 	         MH_OK, "copies");
 	CHECK_EQ(found, uint64_t(300 * 299 / 2), "copies: every pair once");
 	if (pairs != nullptr) mh_large_free(pairs, bytes);
-	CHECK_EQ(mh_near_pairs_memory(1000), uint64_t(16000), "working memory: 16 bytes a row");
+	// The band sort (16 bytes a row) and the pairs, grown by copying below
+	// 4 MB: the old and the new array at once.
+	CHECK(memory >= 300 * 16 + found * sizeof(MhPair), "copies: the sort and the pairs counted");
+	// With room for the sort and 1000 pairs, the buffer grows to what the
+	// grant allows and is refused there.
+	CHECK_EQ(mh_near_pairs(copies.data(), not_empty.data(), 300, 64, 0.5, 33, 1,
+	                       300 * 16 + 1000 * sizeof(MhPair), nullptr, nullptr, &pairs, &found,
+	                       &bytes, &memory),
+	         MH_ERR_TOO_LARGE, "copies in a small grant");
+	CHECK(pairs == nullptr && found > 0 && found <= 1000, "the pairs found before the refusal");
 }
 
 // ---------------------------------------------------------------------------
