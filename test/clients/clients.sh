@@ -11,8 +11,10 @@
 # unchanged since the last install), then runs
 #   test_psycopg.py, example_psycopg.py     with /usr/bin/python3
 #   node/test_node.mjs, node/example_node.mjs with node
-# and checks that the files README.md and test/clients/README.md quote under
-# a marker line `<!-- from test/clients/FILE -->` are quoted exactly. Exits 1 if any failed.
+# and checks that the files test/clients/README.md quotes under a marker line
+# `<!-- from test/clients/FILE -->` are quoted exactly, and the parts README.md
+# quotes under `<!-- excerpt of test/clients/FILE -->` are lines of the file.
+# Exits 1 if any failed.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -51,28 +53,37 @@ run "psycopg example (README)" "$PYTHON" example_psycopg.py
 run "node-postgres checks" node node/test_node.mjs
 run "node-postgres example (README)" node node/example_node.mjs
 
-# README.md quotes the psycopg recipe and the node-postgres example,
-# test/clients/README.md the psycopg example; each quote must be the file,
-# byte for byte, and each file must be quoted.
+# test/clients/README.md quotes minhash_psycopg.py and both examples whole
+# (`<!-- from FILE -->`): each quote must be the file, byte for byte, and each
+# file must be quoted. README.md quotes parts of the psycopg and node-postgres
+# examples (`<!-- excerpt of FILE -->`): each excerpt must be whole lines of
+# the file, consecutive, byte for byte, and each file must be excerpted.
 log "clients: README quotes"
 if ! "$PYTHON" - "$REPO_ROOT" <<'EOF'
 import pathlib, re, sys
 
 root = pathlib.Path(sys.argv[1])
-wanted = {"README.md": {"test/clients/minhash_psycopg.py",
-                        "test/clients/node/example_node.mjs"},
-          "test/clients/README.md": {"test/clients/example_psycopg.py"}}
+wanted = {"README.md": {"excerpt of": {"test/clients/example_psycopg.py",
+                                       "test/clients/node/example_node.mjs"}},
+          "test/clients/README.md": {"from": {"test/clients/example_psycopg.py",
+                                              "test/clients/minhash_psycopg.py",
+                                              "test/clients/node/example_node.mjs"}}}
 bad = 0
-for readme, files in wanted.items():
+for readme, kinds in wanted.items():
     text = (root / readme).read_text()
-    quotes = re.findall(r"<!-- from (test/clients/\S+) -->\n```\w*\n(.*?)```\n", text, re.S)
-    for path, block in quotes:
-        same = (root / path).read_text() == block
-        print(("ok     " if same else "FAILED ") + f"{readme} quotes {path} exactly")
-        bad += not same
-    for path in sorted(files - {p for p, _ in quotes}):
-        print(f"FAILED {readme} does not quote {path}")
-        bad += 1
+    for kind, files in kinds.items():
+        quotes = re.findall(r"<!-- " + kind + r" (test/clients/\S+) -->\n```\w*\n(.*?)```\n", text, re.S)
+        for path, block in quotes:
+            content = (root / path).read_text()
+            if kind == "from":
+                same = content == block
+            else:
+                same = bool(block) and ("\n" + block) in ("\n" + content)
+            print(("ok     " if same else "FAILED ") + f"{readme} quotes {path} exactly ({kind})")
+            bad += not same
+        for path in sorted(files - {p for p, _ in quotes}):
+            print(f"FAILED {readme} does not quote {path} ({kind})")
+            bad += 1
 sys.exit(1 if bad else 0)
 EOF
 then
