@@ -37,6 +37,7 @@ fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
 echo "==> group_memory: $ROWS rows with 2 kB text keys"
 sql <<SQL
+CREATE EXTENSION IF NOT EXISTS minhash;
 DROP TABLE IF EXISTS gm_keys, gm_tiny;
 CREATE TABLE gm_keys AS
 SELECT (SELECT string_agg(md5(i || '.' || j), '') FROM generate_series(1, 64) j) AS k, body
