@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # META.json (the PGXN distribution metadata) agrees with the tree: a valid
-# PGXN Meta Spec 1.0 document whose version is minhash.control's
-# default_version, whose extension entry names files that exist, whose
-# PostgreSQL prerequisite is the oldest major src/pg_compat.h builds
-# against, and whose license is one the spec knows; and the Makefile's DATA
+# PGXN Meta Spec 1.0 document whose version is the newest released one in
+# CHANGELOG.md (minhash.control's default_version, or the one before an
+# unreleased default_version), whose extension entry names files that
+# exist, whose PostgreSQL prerequisite is the oldest major src/pg_compat.h
+# builds against, and whose license is one the spec knows; and the Makefile's DATA
 # installs a script chain from 1.0 to default_version.  Needs python3 only
 # (no cluster).  Ends with `meta: ok` or `meta: FAILED: ...`.
 #
@@ -35,15 +36,24 @@ min_major = re.search(r"PG_VERSION_NUM < (\d+)0000", open("src/pg_compat.h", enc
 
 # PGXN versions are semantic versions; the extension's are major.minor.
 semver = re.compile(r"^\d+\.\d+\.\d+$")
-expected_version = default_version + ".0" if default_version.count(".") == 1 else default_version
 
 for key in ("name", "abstract", "version", "maintainer", "license", "provides", "meta-spec"):
     check(key in meta, f"required key {key!r} missing")
 check(meta.get("meta-spec", {}).get("version") == "1.0.0", "meta-spec version is not 1.0.0")
 check(meta.get("name") == extension, f"name {meta.get('name')!r} is not the Makefile's EXTENSION {extension!r}")
 check(semver.match(str(meta.get("version", ""))), f"version {meta.get('version')!r} is not a semantic version")
-check(meta.get("version") == expected_version,
-      f"version {meta.get('version')!r} is not minhash.control's default_version {default_version!r} ({expected_version})")
+# META.json carries the newest released version (CHANGELOG.md's first
+# "## X — released" heading); the control file's default_version is that
+# one, or the version CHANGELOG.md lists as unreleased above it.
+changelog = open("CHANGELOG.md", encoding="utf-8").read()
+headings = re.findall(r"^## (\d+\.\d+) — (released|unreleased)", changelog, re.M)
+released = next((v for v, state in headings if state == "released"), None)
+unreleased = [v for v, state in headings if state == "unreleased"]
+check(released is not None, "CHANGELOG.md has no '## X — released' heading")
+check(meta.get("version") == f"{released}.0",
+      f"version {meta.get('version')!r} is not the newest released version in CHANGELOG.md ({released}.0)")
+check(default_version == released or default_version in unreleased,
+      f"minhash.control's default_version {default_version!r} is neither released ({released}) nor listed as unreleased in CHANGELOG.md")
 check(meta.get("release_status", "stable") in ("stable", "testing", "unstable"), "release_status is not stable, testing or unstable")
 
 licenses = {"agpl_3", "apache_1_1", "apache_2_0", "artistic_1", "artistic_2", "bsd", "freebsd", "gfdl_1_2",
