@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # A fresh install and an upgraded one hold the same extension: CREATE
-# EXTENSION minhash in one database; in another, CREATE EXTENSION minhash
-# VERSION '1.0', a table with signatures, a GIN index, the flagging trigger
-# and a grouping, and a user's objects over the extension
+# EXTENSION minhash in one database; in another, for each older version
+# (1.0, 1.1, ...) in turn, CREATE EXTENSION minhash VERSION that one, a
+# table with signatures, a GIN index, the flagging trigger and a grouping,
+# and a user's objects over the extension
 # (test/upgrade/user_objects.sql: a view over every function that returns a
 # set or a record, found in pg_proc, and SQL functions that call them), then
 # ALTER EXTENSION minhash UPDATE (to the default version).  The update must
 # succeed with those objects in place; afterwards they must return what they
 # returned before (test/upgrade/user_objects_check.sql: the values 1.1
-# changes on purpose compared as it says), every member of the 1.0
+# changes on purpose compared as it says), every member of the older
 # extension must still be one, with its functions' results unchanged, and
 # the upgraded database must still work on its data.  test/upgrade/extension_fingerprint.sql describes every object
 # of the extension in each (\dx+, every function's definition and
@@ -39,16 +40,26 @@ fail() { echo "fresh_vs_upgraded: FAILED: $* (databases $FRESH and $UPGRADED kep
 
 default_version=$(psql_run -At -d "$ADMIN_DB" -c "SELECT default_version FROM pg_available_extensions WHERE name = 'minhash'")
 [[ -n "$default_version" ]] || fail "the minhash extension is not installed"
+# Every version a user may have installed: each one older than the default.
+mapfile -t SHIPPED_VERSIONS < <(psql_run -At -d "$ADMIN_DB" -c "SELECT version FROM pg_available_extension_versions
+    WHERE name = 'minhash' AND version <> '$default_version' ORDER BY string_to_array(version, '.')::int[]")
+(( ${#SHIPPED_VERSIONS[@]} > 0 )) || fail "no version older than $default_version is installed"
 psql_run -q -d "$ADMIN_DB" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $FRESH" -c "DROP DATABASE IF EXISTS $UPGRADED" \
-    -c "CREATE DATABASE $FRESH TEMPLATE template0" -c "CREATE DATABASE $UPGRADED TEMPLATE template0"
+    -c "CREATE DATABASE $FRESH TEMPLATE template0"
 
 echo "==> $FRESH: CREATE EXTENSION minhash ($default_version)"
 psql_run -q -d "$FRESH" -c "CREATE EXTENSION minhash"
 
-echo "==> $UPGRADED: version 1.0 in use, with a user's objects over it"
-# Every third memo has one word more: resemblances below 1 in the groups.
-psql_run -q -d "$UPGRADED" <<'SQL'
-CREATE EXTENSION minhash VERSION '1.0';
+# Version FROM in use in $UPGRADED, with data and a user's objects over
+# it, then updated to the default version; the checks of the header.
+upgrade_from() {
+    local from=$1
+    echo "==> $UPGRADED: version $from in use, with a user's objects over it"
+    psql_run -q -d "$ADMIN_DB" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $UPGRADED" \
+        -c "CREATE DATABASE $UPGRADED TEMPLATE template0"
+    # Every third memo has one word more: resemblances below 1 in the groups.
+    psql_run -q -d "$UPGRADED" -c "CREATE EXTENSION minhash VERSION '$from'"
+    psql_run -q -d "$UPGRADED" <<'SQL'
 CREATE TABLE docs (id int PRIMARY KEY, body text, sig minhash(128), duplicate_of int);
 CREATE INDEX docs_sig ON docs USING gin (sig gin_minhash_ops (threshold = 0.7));
 CREATE TRIGGER docs_flag BEFORE INSERT OR UPDATE ON docs
@@ -61,26 +72,32 @@ SELECT i, b, minhash(b)
 CREATE TABLE doc_groups AS SELECT * FROM near_dupe_groups('docs', 'id', 'sig', 0.8);
 SELECT count(*) FROM near_dupe_pairs('docs', 'id', 'sig', 0.8) \g /dev/null
 SELECT * FROM near_dupe_summary('doc_groups') \g /dev/null
--- 1.0's near_dupe_groups (threshold DEFAULT NULL) on this library: a
--- threshold left out or null is still the setting, not an error.
 SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig') \g /dev/null
-SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig', NULL) \g /dev/null
 SQL
-psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects.sql | sed 's/^/  /'
+    # 1.0's near_dupe_groups (threshold DEFAULT NULL) on this library: a
+    # threshold left out or null is still the setting, not an error.
+    if [[ "$from" == 1.0 ]]; then
+        psql_run -q -d "$UPGRADED" -c "SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig', NULL)" >/dev/null
+    fi
+    psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects.sql | sed 's/^/  /'
 
-echo "==> $UPGRADED: ALTER EXTENSION minhash UPDATE"
-if ! psql_run -q -d "$UPGRADED" -c "ALTER EXTENSION minhash UPDATE" 2>"$work/update_error"; then
-    sed 's/^/  /' "$work/update_error"
-    fail "ALTER EXTENSION minhash UPDATE failed with the user's objects in place"
-fi
-user_checks=$(psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects_check.sql)
-echo "$user_checks" | sed 's/^/  /'
-grep -q '^problem|' <<<"$user_checks" && fail "the user's objects or the 1.0 members did not survive the update as they were"
-[[ -n "${MINHASH_UPGRADE_TAMPER:-}" ]] && psql_run -q -d "$UPGRADED" -c "$MINHASH_UPGRADE_TAMPER"
-version=$(psql_run -At -d "$UPGRADED" -c "SELECT extversion FROM pg_extension WHERE extname = 'minhash'")
-[[ "$version" == "$default_version" ]] || fail "updated to $version, not $default_version"
-# The upgraded database still works on the data of 1.0.
-checks=$(psql_run -q -At -d "$UPGRADED" <<'SQL'
+    echo "==> $UPGRADED: ALTER EXTENSION minhash UPDATE (from $from)"
+    if ! psql_run -q -d "$UPGRADED" -c "ALTER EXTENSION minhash UPDATE" 2>"$work/update_error"; then
+        sed 's/^/  /' "$work/update_error"
+        fail "ALTER EXTENSION minhash UPDATE from $from failed with the user's objects in place"
+    fi
+    user_checks=$(psql_run -q -At -d "$UPGRADED" -f test/upgrade/user_objects_check.sql)
+    echo "$user_checks" | sed 's/^/  /'
+    if grep -q '^problem|' <<<"$user_checks"; then
+        fail "the user's objects or the $from members did not survive the update from $from as they were"
+    fi
+    if [[ -n "${MINHASH_UPGRADE_TAMPER:-}" ]]; then
+        psql_run -q -d "$UPGRADED" -c "$MINHASH_UPGRADE_TAMPER"
+    fi
+    version=$(psql_run -At -d "$UPGRADED" -c "SELECT extversion FROM pg_extension WHERE extname = 'minhash'")
+    [[ "$version" == "$default_version" ]] || fail "updated to $version, not $default_version"
+    # The upgraded database still works on its data.
+    checks=$(psql_run -q -At -d "$UPGRADED" <<'SQL'
 SET enable_seqscan = off;
 SELECT 'index ' || ((SELECT count(*) FROM docs WHERE sig % (SELECT sig FROM docs WHERE id = 1))
                     = (SELECT count(*) FROM docs a
@@ -90,9 +107,28 @@ INSERT INTO docs (id, body, sig) VALUES (1000, 'x', minhash('memo 1 on the budge
 SELECT 'trigger ' || (duplicate_of IS NOT NULL) FROM docs WHERE id = 1000;
 SELECT 'groups ' || ((SELECT count(*) FROM near_dupe_groups('docs', 'id', 'sig', 0.8)) = 201);
 SQL
-)
-echo "$checks" | sed 's/^/  /'
-grep -q false <<<"$checks" && fail "the upgraded database does not work on its data"
+    )
+    echo "$checks" | sed 's/^/  /'
+    if grep -q false <<<"$checks"; then
+        fail "the database upgraded from $from does not work on its data"
+    fi
+}
+
+# The database updated from FROM holds exactly what a fresh install holds.
+compare_with_fresh() {
+    local from=$1
+    echo "==> fresh and upgraded from $from: every object identical"
+    psql_run -At -d "$FRESH" -f "$FINGERPRINT" >"$work/fresh"
+    psql_run -At -d "$UPGRADED" -f "$FINGERPRINT" >"$work/upgraded"
+    if ! diff -u --label "$FRESH (CREATE EXTENSION)" --label "$UPGRADED ($from, then UPDATE)" \
+            "$work/fresh" "$work/upgraded" >"$work/diff"; then
+        cat "$work/diff"
+        fail "the extension upgraded from $from differs from a fresh install"
+    fi
+    echo "  $(grep -c '^member|' "$work/fresh") objects, $(wc -l <"$work/fresh") lines: identical"
+}
+
+upgrade_from "${SHIPPED_VERSIONS[0]}"
 
 echo "==> the description of the extension sees a change"
 psql_run -At -d "$UPGRADED" -f "$FINGERPRINT" >"$work/baseline"
@@ -110,15 +146,11 @@ for tamper in "${tampers[@]}"; do
     echo "  sees: $tamper"
 done
 
-echo "==> fresh and upgraded: every object identical"
-psql_run -At -d "$FRESH" -f "$FINGERPRINT" >"$work/fresh"
-psql_run -At -d "$UPGRADED" -f "$FINGERPRINT" >"$work/upgraded"
-if ! diff -u --label "$FRESH (CREATE EXTENSION)" --label "$UPGRADED (1.0, then UPDATE)" \
-        "$work/fresh" "$work/upgraded" >"$work/diff"; then
-    cat "$work/diff"
-    fail "the upgraded extension differs from a fresh install"
-fi
-echo "  $(grep -c '^member|' "$work/fresh") objects, $(wc -l <"$work/fresh") lines: identical"
+compare_with_fresh "${SHIPPED_VERSIONS[0]}"
+for from in "${SHIPPED_VERSIONS[@]:1}"; do
+    upgrade_from "$from"
+    compare_with_fresh "$from"
+done
 
 psql_run -q -d "$ADMIN_DB" -c "DROP DATABASE $FRESH" -c "DROP DATABASE $UPGRADED"
 echo "fresh_vs_upgraded: passed ($((SECONDS - t0)) s)"

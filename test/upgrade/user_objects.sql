@@ -34,7 +34,12 @@ INSERT INTO upgrade_example_args VALUES
 	('a', 'text', $$'the budget review of every office was late this year, said the memo'$$),
 	('b', 'text', $$'the budget review of every office was early this year, said the memo'$$),
 	('a', 'minhash', $$public.minhash('the budget review of every office was late this year, said the memo'::text)$$),
-	('b', 'minhash', $$public.minhash('the budget review of every office was early this year, said the memo'::text)$$);
+	('b', 'minhash', $$public.minhash('the budget review of every office was early this year, said the memo'::text)$$),
+	('recall', 'double precision', '0.99'),
+	('key_type', 'anyelement', 'NULL::text'),
+	('key_type', 'regtype', $$'integer'$$),
+	('key', 'text', $$'1'$$),
+	('members', 'boolean', 'true');
 
 -- The views, one per function returning a set or a record.
 CREATE TABLE upgrade_user_views (view_name name PRIMARY KEY, function_name name, function_identity text);
