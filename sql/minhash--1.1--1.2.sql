@@ -305,10 +305,13 @@ COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, 
 -- both escaped.
 CREATE FUNCTION @extschema@.review_document_html(key text, label text)
 	RETURNS text
-	LANGUAGE sql IMMUTABLE PARALLEL SAFE
-	AS $function$
-SELECT CASE WHEN label IS NULL THEN '' ELSE '<span class="label">' || (SELECT h.a_marked FROM @extschema@.highlight(label, '', 1, 'html') h) || '</span> ' END
-	|| '<span class="key">' || coalesce((SELECT h.a_marked FROM @extschema@.highlight(key, '', 1, 'html') h), 'NULL') || '</span>'
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	RETURN CASE WHEN label IS NULL THEN ''
+				ELSE '<span class="label">' || (SELECT h.a_marked FROM @extschema@.highlight(label, '', 1, 'html') h) || '</span> ' END
+		|| '<span class="key">' || coalesce((SELECT h.a_marked FROM @extschema@.highlight(key, '', 1, 'html') h), 'NULL') || '</span>';
+END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document''s name on a review page, HTML-escaped: <span class="label"> (if a label is given) and <span class="key">';
@@ -321,9 +324,10 @@ COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document'
 -- above 7:1 (WCAG AAA); test/review/check_png.py checks both.
 CREATE FUNCTION @extschema@.review_style()
 	RETURNS text
-	LANGUAGE sql IMMUTABLE PARALLEL SAFE
-	AS $function$
-SELECT $css$body { margin: 0 auto; max-width: 1600px; padding: 20px 24px 40px; background: #f5f6f8; color: #1f2328;
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	RETURN $css$body { margin: 0 auto; max-width: 1600px; padding: 20px 24px 40px; background: #f5f6f8; color: #1f2328;
        font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
 h1 { font-size: 22px; margin: 0 0 10px; }
 h2 { font-size: 16px; margin: 0 0 8px; }
@@ -367,7 +371,8 @@ mark[data-chunk$="0"] { background: #c4b8f5; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 10px; border-bottom: 1px solid #d0d7de; }
 td.size, td.min { text-align: right; font-variant-numeric: tabular-nums; }
-$css$
+$css$;
+END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.review_style() IS 'the style sheet of the review pages (near_dupe_review_html, near_dupe_review_index_html): chunk colours by the last digit of the chunk number, neighbours far apart in hue';
