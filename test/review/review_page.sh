@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 die() { printf 'review_page: ERROR: %s\n' "$*" >&2; exit 1; }
-say() { printf 'review_page: %s\n' "$*"; }
+say() { printf 'review_page: [%3ss] %s\n' "$SECONDS" "$*"; }
 
 CHROMIUM="${CHROMIUM:-chromium}"
 command -v "$CHROMIUM" >/dev/null 2>&1 || die "$CHROMIUM not found: apt-get install --no-install-recommends chromium"
