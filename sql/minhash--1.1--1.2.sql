@@ -21,7 +21,7 @@
 -- that a list of differences links to, long shared passages folded in
 -- <details>, and each side held to a budget of bytes (what is left out is
 -- counted, and said on the page where it is).  Everything from the texts is
--- HTML-escaped.
+-- HTML-escaped.  An empty anchor draws the pivot alone, without anchors.
 CREATE FUNCTION @extschema@.review_pair_html(pivot text, member text, min_words integer, anchor text,
 											 pivot_budget bigint, member_budget bigint,
 											 fold_bytes integer DEFAULT 1600, max_differences integer DEFAULT 100)
@@ -218,7 +218,7 @@ $member$,
 
 	IF cardinality(keys) = 0 THEN
 		-- The pivot alone (a group of one, or every member the pivot's text).
-		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, '', min_words, 'p', level, level);
+		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, '', min_words, '', level, level);
 		IF pair.pivot_cut > 0 THEN
 			cuts := format('<li>the pivot: %s bytes not shown</li>', pair.pivot_cut);
 			cut_total := pair.pivot_cut;

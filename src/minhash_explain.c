@@ -756,8 +756,10 @@ review_render(ReviewSide *side, const char *anchor, int64 budget, StringInfo out
 			ReviewRun  *run = &side->runs[r++];
 			uint64		cost = escaped_length(data + begin, end - begin);
 
-			appendStringInfo(out, "<span class=\"only\" id=\"%s-%c%u\">", anchor, side->letter, run->number);
-			run->shown = true;
+			/* no anchor: the pivot alone, where nothing is a difference */
+			if (anchor[0] != '\0')
+				appendStringInfo(out, "<span class=\"only\" id=\"%s-%c%u\">", anchor, side->letter, run->number);
+			run->shown = anchor[0] != '\0';
 			if ((int64) (used + cost) > budget)
 			{
 				size_t		room = prefix_fitting(data + begin, end - begin,
@@ -769,7 +771,8 @@ review_render(ReviewSide *side, const char *anchor, int64 budget, StringInfo out
 			}
 			else
 				review_append(out, data + begin, end - begin, &used);
-			appendStringInfoString(out, "</span>");
+			if (anchor[0] != '\0')
+				appendStringInfoString(out, "</span>");
 			if (stopped)
 				break;
 		}

@@ -15,6 +15,16 @@ Always checked, on any page:
     (left) and the member (right), each with one .text;
   * every chunk number marked on the left is marked on the right and vice
     versa, once on each side, with the same words on both sides.
+  * links: #anchors lead to an element of the page; other links only on an
+    index page (--index DIR), to a relative file that exists in DIR;
+  * mark colours: neighbours (last digits d, d+1) 60 degrees of hue apart or
+    more, each with a contrast of 7:1 or more with the body's text colour.
+Words of the page's own inside a mark (a fold's summary, an elided or cut
+note) are left out when the two sides are compared; a chunk may be marked on
+one side only where the other side was cut by the page's size cap.
+--identical, --cut-note, --labels, --differences, --page/--max-bytes check
+the features of near_dupe_review_html's labelled form; --index checks an
+index page (near_dupe_review_index_html) instead of a group page.
 Options add checks for a known fixture: the number of members, the pivot's
 key, a TEXT that must appear as text (not markup) somewhere, and TEXT that
 must appear in the left or right column of member MEMBER (its key) outside
