@@ -318,10 +318,10 @@ COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document'
 
 -- The review pages' style sheet.  Shared chunks take their colour from the
 -- last digit of their number, so neighbouring chunks always differ; the ten
--- hues go round the colour wheel in steps of 108 degrees (HSL, lightness 84%,
--- saturation 75%), so that any two
--- neighbours are far apart, at a lightness that keeps the text's contrast
--- above 7:1 (WCAG AAA); test/review/check_png.py checks both.
+-- hues go round the colour wheel in steps of 108 degrees from 30 (HSL,
+-- saturation 100%, lightness 82%), so that any two neighbours are far apart
+-- (CIELAB distance 48 or more), with the text's contrast above 7:1 (WCAG
+-- AAA); test/review/check_dom.py checks both.
 CREATE FUNCTION @extschema@.review_style()
 	RETURNS text
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -358,16 +358,16 @@ h3 { font-size: 12px; margin: 0 0 6px; color: #57606a; text-transform: uppercase
 .fold > summary { cursor: pointer; color: #57606a; font: 12px system-ui, sans-serif; background: #f0f2f4; }
 .elided, .cut { color: #9a6700; font: italic 12px system-ui, sans-serif; }
 mark { color: inherit; border-radius: 2px; }
-mark[data-chunk$="1"] { background: #f5b8b8; }
-mark[data-chunk$="2"] { background: #c4f5b8; }
-mark[data-chunk$="3"] { background: #b8d0f5; }
-mark[data-chunk$="4"] { background: #f5b8dc; }
-mark[data-chunk$="5"] { background: #e9f5b8; }
-mark[data-chunk$="6"] { background: #b8f5f5; }
-mark[data-chunk$="7"] { background: #e9b8f5; }
-mark[data-chunk$="8"] { background: #f5dcb8; }
-mark[data-chunk$="9"] { background: #b8f5d0; }
-mark[data-chunk$="0"] { background: #c4b8f5; }
+mark[data-chunk$="1"] { background: #ffd1a3; }
+mark[data-chunk$="2"] { background: #a3ffbf; }
+mark[data-chunk$="3"] { background: #aca3ff; }
+mark[data-chunk$="4"] { background: #ffa3ac; }
+mark[data-chunk$="5"] { background: #bfffa3; }
+mark[data-chunk$="6"] { background: #a3d1ff; }
+mark[data-chunk$="7"] { background: #ffa3e3; }
+mark[data-chunk$="8"] { background: #f6ffa3; }
+mark[data-chunk$="9"] { background: #a3fff6; }
+mark[data-chunk$="0"] { background: #e3a3ff; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 10px; border-bottom: 1px solid #d0d7de; }
 td.size, td.min { text-align: right; font-variant-numeric: tabular-nums; }

@@ -17,8 +17,8 @@ Always checked, on any page:
     versa, once on each side, with the same words on both sides.
   * links: #anchors lead to an element of the page; other links only on an
     index page (--index DIR), to a relative file that exists in DIR;
-  * mark colours: neighbours (last digits d, d+1) 60 degrees of hue apart or
-    more, each with a contrast of 7:1 or more with the body's text colour.
+  * mark colours: neighbours (last digits d, d+1) 60 degrees of hue and 30
+    CIELAB units apart or more (1.1's pink and violet were 15), each with a contrast of 7:1 or more with the body's text colour.
 Words of the page's own inside a mark (a fold's summary, an elided or cut
 note) are left out when the two sides are compared; a chunk may be marked on
 one side only where the other side was cut by the page's size cap.
@@ -173,6 +173,9 @@ def check(path, args):
             apart = hue_distance(marks[digit], marks[after])
             if apart < 60:
                 fail(problems, f"chunks ending in {digit} and {after}: hues {apart:.0f} degrees apart, under 60")
+            distance = delta_e(marks[digit], marks[after])
+            if distance < 30:
+                fail(problems, f"chunks ending in {digit} and {after}: colours {distance:.0f} apart (CIELAB), under 30")
     elif body_colour is None:
         fail(problems, "no text colour on body")
 
@@ -334,6 +337,19 @@ def luminance(colour):
 def contrast(a, b):
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+def delta_e(a, b):
+    """CIE76 distance of two sRGB colours: about 2.3 is just noticeable."""
+    def lab(colour):
+        rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+        f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+        return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b))) ** 0.5
 
 
 def hue_distance(a, b):

@@ -233,14 +233,14 @@ python3 test/review/check_dom.py "$WORK/identical.dom" --members 2 --identical 2
     --text 'mail/2019/budget copy.eml' --text 'backup/budget.eml' \
     --unmarked right 5 'Monday' --unmarked left 5 'Friday'
 python3 test/review/check_png.py "$WORK/identical.png" --size 1200 900 \
-    --colour '#f5b8b8' 300 --colour '#1a7f37' 100
+    --colour '#ffd1a3' 300 --colour '#1a7f37' 100
 # The 10 MB pair: the page within its 2 MB cap (max_text_bytes' default),
 # saying what it left out, every difference still listed and linked.
 python3 test/review/check_dom.py "$WORK/big.dom" --members 1 --labels --differences --cut-note \
     --page "$WORK/big.html" --max-bytes 2097152 \
     --unmarked right 2 'this line was changed in the revision'
 python3 test/review/check_png.py "$WORK/big.png" --size 1200 900 \
-    --colour '#bf8700' 100 --colour '#f5b8b8' 100
+    --colour '#bf8700' 100 --colour '#ffd1a3' 100
 
 pages=$(ls "$WORK/production"/group-*.html | wc -l)
 chromium_run --dump-dom "file://$WORK/production/index.html" >"$WORK/index.dom" || die "chromium could not render index.html"
