@@ -124,7 +124,8 @@ BEGIN
 	IF found.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 	END IF;
-	pivot_text := found.document;
+	-- a null text is drawn as an empty one
+	pivot_text := coalesce(found.document, '');
 	pivot_size := octet_length(pivot_text);
 	pivot_doc := @extschema@.review_document_html(pivot_key,
 		CASE WHEN labelled THEN (@extschema@.near_dupe_document(source, key_column, label_column, pivot_key, group_id)).document END);
@@ -152,7 +153,7 @@ BEGIN
 		doc := @extschema@.review_document_html(member.key,
 			CASE WHEN labelled THEN (@extschema@.near_dupe_document(source, key_column, label_column, member.key, group_id)).document END);
 		-- byte for byte: a collation may call texts equal that are not
-		IF found.document COLLATE "C" = pivot_text COLLATE "C" THEN
+		IF coalesce(found.document, '') COLLATE "C" = pivot_text COLLATE "C" THEN
 			identical_count := identical_count + 1;
 			IF identical_count <= 1000 THEN
 				identical := identical || doc;
@@ -161,7 +162,7 @@ BEGIN
 			keys := keys || member.key;
 			labels := labels || doc;
 			resemblances := resemblances || member.resemblance;
-			sizes := sizes || octet_length(found.document);
+			sizes := sizes || octet_length(coalesce(found.document, ''));
 		ELSE
 			unshown_count := unshown_count + 1;
 			IF unshown_count <= 1000 THEN
@@ -192,7 +193,7 @@ BEGIN
 		IF found.message IS NOT NULL THEN
 			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 		END IF;
-		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, found.document, min_words, 'm' || i, level, level);
+		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, coalesce(found.document, ''), min_words, 'm' || i, level, level);
 		IF pair.pivot_cut > 0 OR pair.member_cut > 0 THEN
 			cuts := cuts || format('<li><a href="#m%s">%s</a>: %s bytes of the pivot and %s bytes of the member not shown</li>',
 								   i, labels[i], pair.pivot_cut, pair.member_cut);

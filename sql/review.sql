@@ -162,6 +162,10 @@ SELECT near_dupe_review_index_html('review_prod_groups', 'review_prod', 'id', 'n
 SELECT * FROM review_pair_html('a', 'b', 5, 'm"1', 10, 10);
 SELECT * FROM review_pair_html('a', 'b', 0, 'm1', 10, 10);
 \set VERBOSITY default
+-- A null text is drawn as an empty one: all of the pivot removed.
+UPDATE review_prod SET body = NULL WHERE id = 6;
+SELECT substring(near_dupe_review_html('review_prod_groups', 'review_prod', 'id', 'body', 2, 5, 'path', 16384)
+				 FROM '<div class="changes">.*?</div>') AS null_member;
 DROP TABLE review_prod, review_prod_groups;
 
 DROP TABLE review_docs, review_groups, review_typed, review_typed_groups, review_equal_keys, review_equal_groups;
