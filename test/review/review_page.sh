@@ -249,7 +249,7 @@ python3 test/review/check_dom.py "$WORK/index.dom" --index "$WORK/production"
 python3 test/review/check_png.py "$WORK/index.png" --size 1200 900 --colour '#0000ee' 200
 say "index.html: $(stat -c %s "$WORK/production/index.html") bytes, links to $pages group pages"
 # One group page of the production, as the index links to it.
-first="$(grep -o 'href="group-[0-9]*\.html"' "$WORK/production/index.html" | head -1 | sed 's/href="\(.*\)"/\1/')"
+first="$(grep -m1 -o 'href="group-[0-9]*\.html"' "$WORK/production/index.html" | sed 's/href="\(.*\)"/\1/')"
 chromium_run --dump-dom "file://$WORK/production/$first" >"$WORK/first.dom"
 python3 test/review/check_dom.py "$WORK/first.dom" --labels --differences
 
