@@ -13,3 +13,467 @@
 -- A shipped function keeps its arguments and its result and is changed only
 -- by CREATE OR REPLACE; anything else is an overload that no older call can
 -- reach, or a new name.
+
+----- Review pages a reviewer can finish -----
+
+-- One member beside its pivot for near_dupe_review_html: both texts marked
+-- as highlight() marks them, the words of one side only wrapped in anchors
+-- that a list of differences links to, long shared passages folded in
+-- <details>, and each side held to a budget of bytes (what is left out is
+-- counted, and said on the page where it is).  Everything from the texts is
+-- HTML-escaped.  An empty anchor draws the pivot alone, without anchors.
+CREATE FUNCTION @extschema@.review_pair_html(pivot text, member text, min_words integer, anchor text,
+											 pivot_budget bigint, member_budget bigint,
+											 fold_bytes integer DEFAULT 1600, max_differences integer DEFAULT 100)
+	RETURNS TABLE(pivot_html text, member_html text, differences_html text, differences bigint,
+				  common_words integer, s_l double precision, pivot_cut bigint, member_cut bigint)
+	AS 'MODULE_PATHNAME', 'minhash_review_pair_html' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+
+COMMENT ON FUNCTION @extschema@.review_pair_html(text, text, integer, text, bigint, bigint, integer, integer) IS 'one member beside its pivot as HTML, for review pages: shared chunks marked alike, text of one side only anchored (ANCHOR-pN, ANCHOR-mN) and listed as inserted, removed or replaced, chunks over fold_bytes folded in <details>, each side cut to its budget of escaped bytes (the bytes left out in pivot_cut and member_cut)';
+
+-- One group as a page a reviewer can finish, each document named by a
+-- column of the user's (a path, a subject, a Bates number) beside its key.
+-- Members with exactly the pivot's text (byte for byte: a member that only
+-- differs in spacing or case is shown, as one shared passage, folded) are
+-- one line that lists them.  The others stand beside the pivot, each with
+-- its list of differences linked to where they are.  max_text_bytes bounds
+-- the document text on the page: each side of each pair gets an equal share
+-- of it, those under their share giving the rest to the others, and at most
+-- max_text_bytes / 16384 members are drawn (the rest are listed); a note at
+-- the top says what was left out, member by member.  Seven arguments at
+-- least, so that no call of the six-argument form reaches it.
+CREATE FUNCTION @extschema@.near_dupe_review_html(group_table regclass, source regclass, key_column name, text_column name,
+												  group_id bigint, min_words integer, label_column name,
+												  max_text_bytes bigint DEFAULT 2097152)
+	RETURNS text
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	problem record;
+	found record;
+	member record;
+	pair record;
+	column_name name;
+	group_rows bigint;
+	pivots bigint;
+	pivot_key text;
+	pivot_text text;
+	pivot_size bigint;
+	pivot_doc text;
+	member_text text;
+	labelled boolean := label_column <> key_column;
+	keys text[] := '{}';
+	labels text[] := '{}';
+	resemblances double precision[] := '{}';
+	sizes bigint[] := '{}';
+	identical text[] := '{}';
+	identical_count bigint := 0;
+	shown_max integer := greatest(1, least(max_text_bytes / 16384, 100000))::integer;
+	member_count bigint := 0;
+	resemblance_sum double precision := 0;
+	resemblance_min double precision;
+	level bigint;
+	remaining bigint;
+	sides bigint;
+	side_size bigint;
+	i integer;
+	doc text;
+	sections text := '';
+	cuts text := '';
+	unshown text := '';
+	unshown_count integer := 0;
+	cut_total bigint := 0;
+	heading text;
+	body text;
+BEGIN
+	IF max_text_bytes < 16384 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = format('max_text_bytes must be at least 16384, not %s', max_text_bytes),
+			HINT = 'Give the bytes of document text the page may show, 2097152 (2 MB) by default.';
+	END IF;
+	IF min_words < 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
+	END IF;
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, label_column] LOOP
+		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
+			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
+				HINT = @extschema@.near_dupe_column_hint(source, column_name);
+		END IF;
+	END LOOP;
+
+	EXECUTE format('SELECT count(*), count(DISTINCT g.pivot::text) + (count(*) > count(g.pivot))::integer, min(g.pivot::text) FROM %s g WHERE g.group_id = $1',
+				   group_table)
+		INTO group_rows, pivots, pivot_key USING group_id;
+	IF group_rows = 0 THEN
+		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
+			MESSAGE = format('group %s not found in %s', group_id, group_table),
+			HINT = 'Give a group_id of the group table: near_dupe_review_index_html lists them.';
+	ELSIF pivots > 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'data_exception',
+			MESSAGE = format('group %s of %s has %s different pivots', group_id, group_table, pivots),
+			HINT = 'A group table holds the rows of near_dupe_groups, one pivot per group: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
+	IF found.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+	END IF;
+	-- a null text is drawn as an empty one
+	pivot_text := coalesce(found.document, '');
+	pivot_size := octet_length(pivot_text);
+	pivot_doc := @extschema@.review_document_html(pivot_key,
+		CASE WHEN labelled THEN (@extschema@.near_dupe_document(source, key_column, label_column, pivot_key, group_id)).document END);
+
+	-- First pass: which members are the pivot's text, and the others' sizes
+	-- (their texts are read again one at a time when drawn, so that the
+	-- call never holds more than a pair).
+	FOR member IN EXECUTE format($q$
+		SELECT m.key, m.resemblance
+		  FROM (SELECT g.key::text AS key, g.key AS typed_key, g.resemblance::double precision AS resemblance,
+					   g.key::text IS NOT DISTINCT FROM g.pivot::text
+					   AND row_number() OVER (PARTITION BY g.key::text IS NOT DISTINCT FROM g.pivot::text
+											  ORDER BY g.resemblance DESC) = 1 AS pivot_row
+				  FROM %s g WHERE g.group_id = $1) m
+		 WHERE NOT m.pivot_row
+		 ORDER BY m.resemblance DESC, m.typed_key$q$, group_table)
+			USING group_id LOOP
+		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, member.key, group_id);
+		IF found.message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+		END IF;
+		member_count := member_count + 1;
+		resemblance_sum := resemblance_sum + member.resemblance;
+		resemblance_min := least(resemblance_min, member.resemblance);
+		doc := @extschema@.review_document_html(member.key,
+			CASE WHEN labelled THEN (@extschema@.near_dupe_document(source, key_column, label_column, member.key, group_id)).document END);
+		-- byte for byte: a collation may call texts equal that are not
+		IF coalesce(found.document, '') COLLATE "C" = pivot_text COLLATE "C" THEN
+			identical_count := identical_count + 1;
+			IF identical_count <= 1000 THEN
+				identical := identical || doc;
+			END IF;
+		ELSIF cardinality(keys) < shown_max THEN
+			keys := keys || member.key;
+			labels := labels || doc;
+			resemblances := resemblances || member.resemblance;
+			sizes := sizes || octet_length(coalesce(found.document, ''));
+		ELSE
+			unshown_count := unshown_count + 1;
+			IF unshown_count <= 1000 THEN
+				unshown := unshown || format('<li>%s, resemblance %s</li>', doc, round(member.resemblance::numeric, 3));
+			END IF;
+		END IF;
+	END LOOP;
+
+	-- Each side's share of max_text_bytes: sides under the level keep all
+	-- of their text, and what they leave is shared among the others.
+	remaining := max_text_bytes;
+	sides := 2 * cardinality(keys);
+	IF sides = 0 THEN
+		level := max_text_bytes;
+	ELSIF (SELECT sum(s) FROM unnest(sizes) s) + pivot_size * cardinality(keys) <= max_text_bytes THEN
+		level := max_text_bytes;
+	ELSE
+		FOR side_size IN SELECT s FROM (SELECT unnest(sizes) AS s UNION ALL SELECT pivot_size FROM generate_series(1, cardinality(keys))) u ORDER BY s LOOP
+			EXIT WHEN side_size * sides > remaining;
+			remaining := remaining - side_size;
+			sides := sides - 1;
+		END LOOP;
+		level := CASE WHEN sides = 0 THEN max_text_bytes ELSE remaining / sides END;
+	END IF;
+
+	FOR i IN 1 .. cardinality(keys) LOOP
+		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, keys[i], group_id);
+		IF found.message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+		END IF;
+		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, coalesce(found.document, ''), min_words, 'm' || i, level, level);
+		IF pair.pivot_cut > 0 OR pair.member_cut > 0 THEN
+			cuts := cuts || format('<li><a href="#m%s">%s</a>: %s bytes of the pivot and %s bytes of the member not shown</li>',
+								   i, labels[i], pair.pivot_cut, pair.member_cut);
+			cut_total := cut_total + pair.pivot_cut + pair.member_cut;
+		END IF;
+		sections := sections || format($member$<section class="member" id="m%1$s">
+<h2>Member %2$s <span class="figures">resemblance %3$s &middot; %4$s words in shared chunks &middot; S<sub>L</sub> %5$s &middot; %6$s</span></h2>
+<div class="changes"><h3>Differences from the pivot</h3>%7$s</div>
+<div class="pair">
+<div class="side pivot"><h3>Pivot %8$s</h3><div class="text">%9$s</div></div>
+<div class="side other"><h3>Member %2$s</h3><div class="text">%10$s</div></div>
+</div>
+</section>
+$member$,
+			i, labels[i], round(resemblances[i]::numeric, 3), pair.common_words, round(pair.s_l::numeric, 3),
+			CASE pair.differences WHEN 0 THEN 'no difference in the words' WHEN 1 THEN '1 difference'
+				 ELSE pair.differences || ' differences' END,
+			CASE WHEN pair.differences = 0
+				 THEN '<p class="no-differences">The same words as the pivot: only spacing, punctuation or letter case differ.</p>'
+				 ELSE pair.differences_html END,
+			pivot_doc, pair.pivot_html, pair.member_html);
+	END LOOP;
+
+	IF cardinality(keys) = 0 THEN
+		-- The pivot alone (a group of one, or every member the pivot's text).
+		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, '', min_words, '', level, level);
+		IF pair.pivot_cut > 0 THEN
+			cuts := format('<li>the pivot: %s bytes not shown</li>', pair.pivot_cut);
+			cut_total := pair.pivot_cut;
+		END IF;
+		body := format($alone$<p class="alone">%s</p>
+<div class="side pivot"><h3>Pivot %s</h3><div class="text">%s</div></div>
+$alone$,
+			CASE WHEN member_count = 0 THEN 'The pivot has no other member in this group.'
+				 ELSE 'Every member has the pivot''s text.' END,
+			pivot_doc, pair.pivot_html);
+	ELSE
+		body := sections;
+	END IF;
+	IF identical_count > 0 THEN
+		body := format('<p class="identical"><strong>%s %s the pivot&#39;s text exactly</strong> (not shown again): %s%s</p>
+',
+					   identical_count, CASE WHEN identical_count = 1 THEN 'member has' ELSE 'members have' END,
+					   array_to_string(identical, ', '),
+					   CASE WHEN identical_count > 1000 THEN format(' and %s more', identical_count - 1000) ELSE '' END) || body;
+	END IF;
+	IF cuts <> '' OR unshown_count > 0 THEN
+		body := format('<section class="cut-note"><h2>Not all of this group is on the page</h2>
+<p>The page shows at most %s bytes of document text (max_text_bytes).%s</p>%s%s</section>
+',
+			max_text_bytes,
+			CASE WHEN cut_total > 0 THEN format(' %s bytes were left out: the middles of long shared passages first, then the ends of the longest texts.', cut_total) ELSE '' END,
+			CASE WHEN cuts <> '' THEN '<ul class="cuts">' || cuts || '</ul>' ELSE '' END,
+			CASE WHEN unshown_count > 0 THEN format('<p>%s more %s not drawn (at most %s per page):</p><ul class="unshown">%s%s</ul>',
+					unshown_count, CASE WHEN unshown_count = 1 THEN 'member is' ELSE 'members are' END, shown_max, unshown,
+					CASE WHEN unshown_count > 1000 THEN format('<li>and %s more</li>', unshown_count - 1000) ELSE '' END)
+				 ELSE '' END) || body;
+	END IF;
+
+	SELECT h.a_marked INTO heading
+	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
+	RETURN format($page$<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="minhash near_dupe_review_html">
+<title>%1$s</title>
+<style>
+%10$s</style>
+</head>
+<body>
+<header class="summary">
+<h1>%1$s</h1>
+<dl>
+<dt>Documents</dt><dd class="size">%2$s</dd>
+<dt>Pivot</dt><dd class="pivot-key">%3$s</dd>
+<dt>Mean resemblance</dt><dd class="mean">%4$s</dd>
+<dt>Lowest resemblance</dt><dd class="min">%5$s</dd>
+<dt>Text</dt><dd class="source">column %6$s of %7$s, shared chunks of %8$s or more words</dd>
+</dl>
+<p class="legend">Each member stands beside the pivot. <mark data-chunk="1">Highlighted text</mark> is a <mark data-chunk="2">chunk both share</mark>, the same colour on both sides; plain text is on that side only, and each member's differences link to it. Long shared passages are folded: open them to read them.</p>
+</header>
+%9$s</body>
+</html>
+$page$,
+		heading, member_count + 1, pivot_doc,
+		CASE WHEN member_count = 0 THEN '&ndash;' ELSE round((resemblance_sum / member_count)::numeric, 3)::text END,
+		coalesce(round(resemblance_min::numeric, 3)::text, '&ndash;'),
+		(SELECT h.a_marked FROM @extschema@.highlight(text_column::text, '', 1, 'html') h),
+		(SELECT h.a_marked FROM @extschema@.highlight(source::text, '', 1, 'html') h),
+		min_words, body, @extschema@.review_style());
+END $$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer, name, bigint) IS 'one group as a self-contained HTML page for review, each document named by label_column and its key: members with the pivot''s exact text listed on one line, the others beside the pivot with shared chunks marked alike, long ones folded, and a list of differences linked to where they are; at most max_text_bytes of document text, with a note saying what was left out; every input escaped';
+
+-- The six-argument form is the new one with the key as the only name.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_review_html(group_table regclass, source regclass, key_column name, text_column name,
+															group_id bigint, min_words integer DEFAULT 5)
+	RETURNS text
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	AS $function$
+SELECT @extschema@.near_dupe_review_html(group_table, source, key_column, text_column, group_id, min_words, key_column)
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer) IS 'one group as a self-contained HTML page for review, documents named by their key: near_dupe_review_html(..., min_words, label_column) with the key column as the label and at most 2 MB of document text';
+
+-- How a page names a document: its label, when there is one, then its key;
+-- both escaped.
+CREATE FUNCTION @extschema@.review_document_html(key text, label text)
+	RETURNS text
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	RETURN CASE WHEN label IS NULL THEN ''
+				ELSE '<span class="label">' || (SELECT h.a_marked FROM @extschema@.highlight(label, '', 1, 'html') h) || '</span> ' END
+		|| '<span class="key">' || coalesce((SELECT h.a_marked FROM @extschema@.highlight(key, '', 1, 'html') h), 'NULL') || '</span>';
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document''s name on a review page, HTML-escaped: <span class="label"> (if a label is given) and <span class="key">';
+
+-- The review pages' style sheet.  Shared chunks take their colour from the
+-- last digit of their number, so neighbouring chunks always differ; the ten
+-- hues go round the colour wheel in steps of 108 degrees from 30 (HSL,
+-- saturation 100%, lightness 82%), so that any two neighbours are far apart
+-- (CIELAB distance 48 or more), with the text's contrast above 7:1 (WCAG
+-- AAA); test/review/check_dom.py checks both.
+CREATE FUNCTION @extschema@.review_style()
+	RETURNS text
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	RETURN $css$body { margin: 0 auto; max-width: 1600px; padding: 20px 24px 40px; background: #f5f6f8; color: #1f2328;
+       font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+h1 { font-size: 22px; margin: 0 0 10px; }
+h2 { font-size: 16px; margin: 0 0 8px; }
+h3 { font-size: 12px; margin: 0 0 6px; color: #57606a; text-transform: uppercase; letter-spacing: .04em; }
+.summary, .cut-note, .identical, .changes, .index { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 14px 18px; margin: 0 0 20px; }
+.cut-note { border-left: 6px solid #bf8700; }
+.identical { border-left: 6px solid #1a7f37; }
+.summary dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0 0 8px; }
+.summary dt { color: #57606a; }
+.summary dd { margin: 0; font-weight: 600; }
+.label + .key { color: #57606a; font-weight: normal; }
+.label + .key::before { content: "key "; }
+.legend { margin: 0; color: #57606a; }
+.member { margin-bottom: 22px; }
+.figures { font-weight: normal; color: #57606a; font-size: 14px; margin-left: 8px; }
+.changes { padding: 8px 14px; margin-bottom: 10px; }
+.changes h3 { text-transform: none; }
+.differences { margin: 0; padding-left: 24px; font-size: 13px; }
+.differences .words, .unshown { color: #57606a; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; }
+.side { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 12px; min-width: 0; }
+.side.pivot { border-top: 3px solid #8c959f; }
+.side.other { border-top: 3px solid #0969da; }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.5 ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+.only { text-decoration: underline dotted #8c959f; }
+.only:target { outline: 3px solid #cf222e; }
+.fold { display: block; margin: 2px 0; }
+.fold > summary { cursor: pointer; color: #57606a; font: 12px system-ui, sans-serif; background: #f0f2f4; }
+.elided, .cut { color: #9a6700; font: italic 12px system-ui, sans-serif; }
+mark { color: inherit; border-radius: 2px; }
+mark[data-chunk$="1"] { background: #ffd1a3; }
+mark[data-chunk$="2"] { background: #a3ffbf; }
+mark[data-chunk$="3"] { background: #aca3ff; }
+mark[data-chunk$="4"] { background: #ffa3ac; }
+mark[data-chunk$="5"] { background: #bfffa3; }
+mark[data-chunk$="6"] { background: #a3d1ff; }
+mark[data-chunk$="7"] { background: #ffa3e3; }
+mark[data-chunk$="8"] { background: #f6ffa3; }
+mark[data-chunk$="9"] { background: #a3fff6; }
+mark[data-chunk$="0"] { background: #e3a3ff; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 4px 10px; border-bottom: 1px solid #d0d7de; }
+td.size, td.min { text-align: right; font-variant-numeric: tabular-nums; }
+$css$;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.review_style() IS 'the style sheet of the review pages (near_dupe_review_html, near_dupe_review_index_html): chunk colours by the last digit of the chunk number, neighbours far apart in hue';
+
+-- The page for a whole group table, from which a reviewer works through a
+-- production: one line per group of two or more (its size, its pivot's
+-- label and key, its lowest resemblance), each linked to the group's page
+-- under the file name page_name gives it (%s is the group id; a relative
+-- name of letters, digits, '.', '_', '-' and '/', so that a link can only
+-- lead to a page saved beside this one), then the count of documents that
+-- are groups of one, which have no page.
+CREATE FUNCTION @extschema@.near_dupe_review_index_html(group_table regclass, source regclass, key_column name,
+														label_column name, page_name text DEFAULT 'group-%s.html')
+	RETURNS text
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	problem record;
+	column_name name;
+	rows text;
+	groups bigint;
+	grouped bigint;
+	singletons bigint;
+	heading text;
+BEGIN
+	IF page_name !~ '^[A-Za-z0-9._%-][A-Za-z0-9._/%-]*$' OR array_length(string_to_array(page_name, '%s'), 1) <> 2
+	   OR strpos(replace(page_name, '%s', ''), '%') > 0 OR strpos(page_name, '..') > 0 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = 'page_name must be a relative file name with one %s for the group id',
+			HINT = 'Use letters, digits, ''.'', ''_'', ''-'' and ''/'', as in ''group-%s.html'' (the default).';
+	END IF;
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	FOREACH column_name IN ARRAY ARRAY[key_column, label_column] LOOP
+		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
+			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
+				HINT = @extschema@.near_dupe_column_hint(source, column_name);
+		END IF;
+	END LOOP;
+
+	-- Labels by one join on the keys as text (a hash join, not a look-up
+	-- per group); a key that names several rows shows its first label.
+	EXECUTE format($q$
+		SELECT count(*), coalesce(sum(l.size), 0),
+			   coalesce(string_agg(format('<tr><td class="group"><a href="%%s">%%s</a></td><td class="size">%%s</td><td class="pivot">%%s</td><td class="min">%%s</td></tr>',
+										  replace($1, '%%s', l.group_id::text), l.group_id, l.size,
+										  @extschema@.review_document_html(l.pivot, CASE WHEN $2 THEN l.label END),
+										  round(l.min_resemblance::numeric, 3)),
+								   E'\n' ORDER BY l.group_id), '')
+		  FROM (SELECT DISTINCT ON (st.group_id) st.group_id, st.pivot, st.size, st.min_resemblance, s.%2$I::text AS label
+				  FROM @extschema@.near_dupe_group_stats(%1$L) st
+				  LEFT JOIN %3$s s ON s.%4$I::text = st.pivot
+				 ORDER BY st.group_id) l$q$,
+		group_table, label_column, source, key_column)
+		INTO groups, grouped, rows USING page_name, label_column <> key_column;
+	EXECUTE format('SELECT count(*) FROM (SELECT FROM %s g GROUP BY g.group_id HAVING count(*) = 1) o', group_table)
+		INTO singletons;
+
+	SELECT h.a_marked INTO heading
+	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
+	RETURN format($page$<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="minhash near_dupe_review_index_html">
+<title>%1$s</title>
+<style>
+%2$s</style>
+</head>
+<body>
+<header class="summary">
+<h1>%1$s</h1>
+<dl>
+<dt>Groups of two or more</dt><dd class="groups">%3$s</dd>
+<dt>Documents in them</dt><dd class="grouped">%4$s</dd>
+<dt>Groups of one</dt><dd class="singletons">%5$s</dd>
+<dt>Documents</dt><dd class="documents">%6$s</dd>
+</dl>
+<p class="legend">One line per group of two or more: open a group to read its members beside their pivot. Documents that are groups of one have no page.</p>
+</header>
+<section class="index">
+<table>
+<thead><tr><th>Group</th><th>Documents</th><th>Pivot</th><th>Lowest resemblance</th></tr></thead>
+<tbody>
+%7$s
+</tbody>
+</table>
+<p class="singletons">and %5$s %8$s of one, not listed</p>
+</section>
+</body>
+</html>
+$page$,
+		heading, @extschema@.review_style(), groups, grouped, singletons, grouped + singletons, rows,
+		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END);
+END $$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one; every input escaped';

@@ -278,7 +278,7 @@ UPDATE reports_books SET sig = minhash(body);
 CREATE TABLE reports_book_groups AS SELECT * FROM near_dupe_groups('reports_books', 'isbn', 'sig', 0.5, NULL::isbn13);
 SELECT key, role, resemblance FROM near_dupe_group_detail('reports_book_groups', 'reports_books', 'isbn', 'body', 1);
 SELECT * FROM near_dupe_group_stats('reports_book_groups');
-SELECT strpos(near_dupe_review_html('reports_book_groups', 'reports_books', 'isbn', 'body', 1), 'Member 978-1-4028-9462-6') > 0 AS member_shown;
+SELECT strpos(near_dupe_review_html('reports_book_groups', 'reports_books', 'isbn', 'body', 1), 'Member <span class="key">978-1-4028-9462-6</span>') > 0 AS member_shown;
 SELECT count(*) AS lines FROM regexp_split_to_table(near_dupe_query('reports_books', 'isbn', 'sig', 0.5, true), E'\n');
 
 -- near_dupe_group_stats with a key_type: the pivot in the key's type, so

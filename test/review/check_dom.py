@@ -15,6 +15,16 @@ Always checked, on any page:
     (left) and the member (right), each with one .text;
   * every chunk number marked on the left is marked on the right and vice
     versa, once on each side, with the same words on both sides.
+  * links: #anchors lead to an element of the page; other links only on an
+    index page (--index DIR), to a relative file that exists in DIR;
+  * mark colours: neighbours (last digits d, d+1) 60 degrees of hue and 30
+    CIELAB units apart or more (1.1's pink and violet were 15), each with a contrast of 7:1 or more with the body's text colour.
+Words of the page's own inside a mark (a fold's summary, an elided or cut
+note) are left out when the two sides are compared; a chunk may be marked on
+one side only where the other side was cut by the page's size cap.
+--identical, --cut-note, --labels, --differences, --page/--max-bytes check
+the features of near_dupe_review_html's labelled form; --index checks an
+index page (near_dupe_review_index_html) instead of a group page.
 Options add checks for a known fixture: the number of members, the pivot's
 key, a TEXT that must appear as text (not markup) somewhere, and TEXT that
 must appear in the left or right column of member MEMBER (its key) outside
@@ -22,6 +32,8 @@ every mark (--unmarked: text that side has and the other lacks) or inside
 one (--marked).  Prints one line per page on success; exits 1 on failure.
 """
 import argparse
+import colorsys
+import os
 import re
 import sys
 from html.parser import HTMLParser
@@ -49,6 +61,13 @@ class Node:
 
     def text(self):
         return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def shown_text(self):
+        """The text without the page's own words inside it: a fold's
+        summary, the note of an elided middle or of a cut end."""
+        return "".join(c if isinstance(c, str) else
+                       ("" if c.tag == "summary" or {"elided", "cut"} & set(c.classes()) else c.shown_text())
+                       for c in self.children)
 
     def text_outside_marks(self):
         return "".join(c if isinstance(c, str) else ("" if c.tag == "mark" else c.text_outside_marks())
@@ -109,8 +128,26 @@ def check(path, args):
         if node.tag in FORBIDDEN:
             fail(problems, f"a <{node.tag}> element is in the DOM")
         for name in node.attrs:
-            if name.startswith("on") or name in ("src", "href", "srcset", "action", "formaction", "style"):
+            if name.startswith("on") or name in ("src", "srcset", "action", "formaction", "style"):
                 fail(problems, f"attribute {name} on <{node.tag}>")
+    # Links: within the page to an element that is there, or (the index
+    # page, --index DIR) to a group page saved in DIR.
+    ids = {n.attrs["id"] for n in root.walk() if "id" in n.attrs}
+    links = 0
+    for node in root.walk():
+        href = node.attrs.get("href")
+        if "href" not in node.attrs:
+            continue
+        links += 1
+        if node.tag != "a" or href is None:
+            fail(problems, f"href on <{node.tag}>")
+        elif href.startswith("#"):
+            if href[1:] not in ids:
+                fail(problems, f"link {href!r} leads nowhere on the page")
+        elif args.index is None or not re.fullmatch(r"[A-Za-z0-9._-][A-Za-z0-9._/-]*", href) or ".." in href:
+            fail(problems, f"link {href!r} leaves the page")
+        elif not os.path.isfile(os.path.join(args.index, href)):
+            fail(problems, f"link {href!r}: no such page in {args.index}")
 
     styles = root.find_all("style")
     if len(styles) != 1:
@@ -123,6 +160,27 @@ def check(path, args):
         fail(problems, ".text does not keep line breaks (white-space: pre-wrap)")
     if re.search(r"url\(|@import", css):
         fail(problems, "the style sheet loads something")
+    # Neighbouring chunks (last digits d and d+1) far apart in hue, and
+    # every mark colour dark text can be read on (WCAG contrast 7:1).
+    body_colour = re.search(r"body\s*\{[^}]*[^-]color:\s*(#[0-9a-f]{6})", css)
+    marks = dict(re.findall(r'mark\[data-chunk\$="(\d)"\]\s*\{\s*background:\s*(#[0-9a-f]{6})', css))
+    if body_colour and len(marks) == 10:
+        for digit in "0123456789":
+            ratio = contrast(marks[digit], body_colour.group(1))
+            if ratio < 7:
+                fail(problems, f"chunks ending in {digit}: contrast {ratio:.1f}:1 with the text, under 7:1")
+            after = str((int(digit) + 1) % 10)
+            apart = hue_distance(marks[digit], marks[after])
+            if apart < 60:
+                fail(problems, f"chunks ending in {digit} and {after}: hues {apart:.0f} degrees apart, under 60")
+            distance = delta_e(marks[digit], marks[after])
+            if distance < 30:
+                fail(problems, f"chunks ending in {digit} and {after}: colours {distance:.0f} apart (CIELAB), under 30")
+    elif body_colour is None:
+        fail(problems, "no text colour on body")
+
+    if args.index is not None:
+        return check_index(path, root, problems, links)
 
     def one(tag, cls):
         found = root.find_all(tag, cls)
@@ -137,10 +195,22 @@ def check(path, args):
     one("dd", "mean")
     one("dd", "min")
     sections = root.find_all("section", "member")
+    identical = [k for p in root.find_all("p", "identical") for k in p.find_all("span", "key")]
+    unshown = [k for u in root.find_all("ul", "unshown") for k in u.find_all("span", "key")]
+    cut_notes = root.find_all("section", "cut-note")
     if len(h1) != 1:
         fail(problems, f"{len(h1)} <h1>, not 1")
-    if size is not None and size.text() != str(len(sections) + 1):
-        fail(problems, f"the summary says {size.text()} documents, the page shows {len(sections)} members and the pivot")
+    if size is not None and size.text() != str(len(sections) + len(identical) + len(unshown) + 1):
+        fail(problems, f"the summary says {size.text()} documents, the page shows {len(sections)} members, "
+                       f"{len(identical)} identical, {len(unshown)} not drawn and the pivot")
+    if args.identical is not None and len(identical) != args.identical:
+        fail(problems, f"{len(identical)} members listed as the pivot's text, expected {args.identical}")
+    if args.cut_note and not cut_notes:
+        fail(problems, "no note of what the page cap left out")
+    if not args.cut_note and cut_notes:
+        fail(problems, "a note of text left out, on a page that should hold everything")
+    if args.max_bytes is not None and os.path.getsize(args.page) > args.max_bytes:
+        fail(problems, f"the page is {os.path.getsize(args.page)} bytes, over {args.max_bytes}")
     if args.members is not None and len(sections) != args.members:
         fail(problems, f"{len(sections)} member sections, expected {args.members}")
     if args.pivot is not None and pivot is not None and pivot.text() != args.pivot:
@@ -150,10 +220,13 @@ def check(path, args):
     mark_count = 0
     for section in sections:
         h2 = section.direct("h2")
-        key = h2[0].text_outside_marks() if h2 else ""
-        figures = h2[0].find_all("span", "figures") if h2 else []
-        key = key[len("Member "):] if key.startswith("Member ") else key
-        key = key[: -len(figures[0].text())].rstrip() if figures else key.rstrip()
+        keys = h2[0].find_all("span", "key") if h2 else []
+        key = keys[0].text() if keys else ""
+        if args.labels and not (h2 and h2[0].find_all("span", "label")):
+            fail(problems, f"member {key!r}: no label")
+        differences = section.find_all("ol", "differences")
+        if args.differences and not differences and not section.find_all("p", "no-differences"):
+            fail(problems, f"member {key!r}: no list of differences")
         pairs = section.direct("div", "pair")
         if len(pairs) != 1:
             fail(problems, f"member {key!r}: {len(pairs)} .pair blocks, not 1")
@@ -178,11 +251,12 @@ def check(path, args):
                     fail(problems, f"member {key!r}: chunk {number} marked twice on one side")
                 by_number[number] = mark
             marks.append(by_number)
-        if set(marks[0]) != set(marks[1]):
+        cut = [bool(side.find_all("span", "cut")) for side in (left, right)]
+        if (set(marks[0]) - set(marks[1]) and not cut[1]) or (set(marks[1]) - set(marks[0]) and not cut[0]):
             fail(problems, f"member {key!r}: chunks only on the left {sorted(set(marks[0]) - set(marks[1]))}, "
                            f"only on the right {sorted(set(marks[1]) - set(marks[0]))}")
         for number in set(marks[0]) & set(marks[1]):
-            if words(marks[0][number].text()) != words(marks[1][number].text()):
+            if words(marks[0][number].shown_text()) != words(marks[1][number].shown_text()):
                 fail(problems, f"member {key!r}: chunk {number} is not the same words on both sides")
         mark_count += len(marks[0])
         members[key] = (left, right)
@@ -196,7 +270,7 @@ def check(path, args):
             continue
         column = members[key][0 if side == "left" else 1]
         outside = column.text_outside_marks()
-        inside = "".join(m.text() for m in column.find_all("mark"))
+        inside = "".join(m.shown_text() for m in column.find_all("mark"))
         if [side, key, text] in args.unmarked and text not in outside:
             fail(problems, f"member {key!r}: {text!r} is not unmarked in the {side} column")
         if [side, key, text] in args.unmarked and text in inside:
@@ -208,14 +282,94 @@ def check(path, args):
         for p in problems:
             print(f"check_dom: {path}: {p}", file=sys.stderr)
         return False
-    print(f"check_dom: {path}: ok: {len(sections)} members beside the pivot, {mark_count} chunks paired")
+    print(f"check_dom: {path}: ok: {len(sections)} members beside the pivot, {mark_count} chunks paired, "
+          f"{len(identical)} identical, {links} links{', a note of what was cut' if cut_notes else ''}")
     return True
+
+
+def check_index(path, root, problems, links):
+    """The page of a group table: one row per group of two or more, each
+    linked to its page; the counts in the summary add up."""
+    def number(cls):
+        found = root.find_all("dd", cls)
+        if len(found) != 1 or not found[0].text().isdigit():
+            fail(problems, f"no number in <dd class={cls}>")
+            return -1
+        return int(found[0].text())
+    groups, grouped, singletons, documents = (number(c) for c in ("groups", "grouped", "singletons", "documents"))
+    rows = [r for t in root.find_all("tbody") for r in t.direct("tr")]
+    if len(rows) != groups:
+        fail(problems, f"{len(rows)} rows, the summary says {groups} groups")
+    sizes = 0
+    for row in rows:
+        cells = {c.classes()[0]: c for c in row.direct("td") if c.classes()}
+        anchors = cells["group"].find_all("a") if "group" in cells else []
+        if len(anchors) != 1:
+            fail(problems, f"a row without one link: {row.text()[:60]!r}")
+        if "size" not in cells or not cells["size"].text().isdigit() or int(cells["size"].text()) < 2:
+            fail(problems, f"a row without a size of two or more: {row.text()[:60]!r}")
+        else:
+            sizes += int(cells["size"].text())
+        if "pivot" not in cells or not cells["pivot"].find_all("span", "key"):
+            fail(problems, f"a row without its pivot: {row.text()[:60]!r}")
+    if sizes != grouped or grouped + singletons != documents:
+        fail(problems, f"sizes add up to {sizes}, the summary says {grouped} in groups, "
+                       f"{singletons} alone, {documents} documents")
+    if links != len(rows):
+        fail(problems, f"{links} links for {len(rows)} rows")
+    if problems:
+        for p in problems:
+            print(f"check_dom: {path}: {p}", file=sys.stderr)
+        return False
+    print(f"check_dom: {path}: ok: index of {len(rows)} groups ({grouped} documents), {singletons} alone, "
+          f"every link leads to a saved page")
+    return True
+
+
+def luminance(colour):
+    def channel(v):
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def delta_e(a, b):
+    """CIE76 distance of two sRGB colours: about 2.3 is just noticeable."""
+    def lab(colour):
+        rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+        f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+        return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b))) ** 0.5
+
+
+def hue_distance(a, b):
+    ha = colorsys.rgb_to_hls(*(int(a[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
+    hb = colorsys.rgb_to_hls(*(int(b[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
+    d = abs(ha - hb) % 360
+    return min(d, 360 - d)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dom")
     parser.add_argument("--members", type=int)
+    parser.add_argument("--identical", type=int, help="members listed as having the pivot's text")
+    parser.add_argument("--cut-note", action="store_true", help="the page must say what its cap left out")
+    parser.add_argument("--labels", action="store_true", help="every member named by a label")
+    parser.add_argument("--differences", action="store_true", help="every member has its list of differences")
+    parser.add_argument("--page", help="the page (HTML) the DOM is of, for --max-bytes")
+    parser.add_argument("--max-bytes", type=int, help="the page is at most this many bytes")
+    parser.add_argument("--index", metavar="DIR", help="an index page: its links lead to pages in DIR")
     parser.add_argument("--pivot")
     parser.add_argument("--text", action="append", default=[])
     parser.add_argument("--unmarked", nargs=3, action="append", default=[], metavar=("SIDE", "MEMBER", "TEXT"))

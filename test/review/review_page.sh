@@ -21,14 +21,14 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 die() { printf 'review_page: ERROR: %s\n' "$*" >&2; exit 1; }
-say() { printf 'review_page: %s\n' "$*"; }
+say() { printf 'review_page: [%3ss] %s\n' "$SECONDS" "$*"; }
 
 CHROMIUM="${CHROMIUM:-chromium}"
 command -v "$CHROMIUM" >/dev/null 2>&1 || die "$CHROMIUM not found: apt-get install --no-install-recommends chromium"
 command -v python3 >/dev/null 2>&1 || die "python3 not found"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/minhash-review.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
+trap '[[ -n "${MINHASH_REVIEW_KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 
 # chromium_run ARGS... FILE: headless, with a profile of its own; as root
 # Chromium needs --no-sandbox (the page is our own file and runs no script).
@@ -156,6 +156,102 @@ for spoiled in pivot-unmarked raw-script renumbered; do
     fi
     say "spoiled page $spoiled fails as it should: $(head -1 "$WORK/spoiled-$spoiled.err" | sed 's/^check_dom: [^:]*: //')"
 done
+
+# A production as a reviewer gets it: labels, identical members, a 10 MB
+# pair, and the page of the whole group table with every group's page saved
+# beside it, the way the README saves them.
+say "writing a production's pages with psql"
+mkdir -p "$WORK/production"
+psql -X -q -v ON_ERROR_STOP=1 -v work="$WORK" <<'SQL'
+SET client_min_messages = warning;
+-- A group whose members are two exact copies of the pivot (one line that
+-- lists them), a copy that differs only in spacing, and a revision.
+CREATE TEMP TABLE prod_docs (id int PRIMARY KEY, path text, body text);
+INSERT INTO prod_docs VALUES
+(1, 'mail/2019/<budget>.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Friday so that we can close the books.\n\nThanks, Dana'),
+(2, 'mail/2019/budget copy.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Friday so that we can close the books.\n\nThanks, Dana'),
+(3, 'backup/budget.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Friday so that we can close the books.\n\nThanks, Dana'),
+(4, 'mail/2019/budget-reflowed.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.  Please send comments\nto the controller before Friday so that we can close the books.\n\nThanks, Dana'),
+(5, 'mail/2019/budget-revised.eml', E'Subject: Q3 budget (revised)\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Monday so that we can close the books.\n\nThanks, Dana');
+CREATE TEMP TABLE prod_groups (group_id bigint, key int, pivot int, resemblance float8);
+INSERT INTO prod_groups VALUES (1, 1, 1, 1), (1, 2, 1, 1), (1, 3, 1, 1), (1, 4, 1, 1), (1, 5, 1, 0.7);
+
+-- Two 10 MB documents (the second has a line changed every 20,000 lines).
+CREATE TEMP TABLE big_docs (id int PRIMARY KEY, path text, body text);
+INSERT INTO big_docs
+SELECT v, format('big/%s.txt', v),
+	   string_agg(CASE WHEN v = 2 AND i % 20000 = 0 THEN 'this line was changed in the revision'
+				  ELSE substr(m, 1, 7) || ' ' || substr(m, 8, 5) || ' ' || substr(m, 13, 9) || ' ' || substr(m, 22, 6) END
+				  || E'\n', '' ORDER BY i)
+  FROM (SELECT i, md5(i::text) AS m FROM generate_series(1, 345000) i) w, (VALUES (1), (2)) v(v)
+ GROUP BY v;
+CREATE TEMP TABLE big_groups (group_id bigint, key int, pivot int, resemblance float8);
+INSERT INTO big_groups VALUES (1, 1, 1, 1), (1, 2, 1, 0.95);
+SELECT min(octet_length(body)) AS big_bytes FROM big_docs \gset
+\echo review_page: the pair: :big_bytes bytes each
+\timing on
+
+\encoding UTF8
+\pset format unaligned
+\pset tuples_only on
+\o :work/identical.html
+SELECT near_dupe_review_html('prod_groups', 'prod_docs', 'id', 'body', 1, 5, 'path');
+\o :work/big.html
+SELECT near_dupe_review_html('big_groups', 'big_docs', 'id', 'body', 1, 5, 'path');
+\o
+
+-- The whole production, as the README saves it: the index page, then one
+-- page per group of two or more through a script that psql writes.
+CREATE TEMP TABLE messages AS SELECT id, file, body, minhash(body) AS sig FROM spam_messages;
+CREATE TEMP TABLE spam_groups AS SELECT * FROM near_dupe_groups('messages', 'id', 'sig');
+\cd :work/production
+\o index.html
+SELECT near_dupe_review_index_html('spam_groups', 'messages', 'id', 'file');
+\o pages.psql
+SELECT format('SELECT near_dupe_review_html(%L, %L, %L, %L, %s, 5, %L) \g group-%s.html',
+			  'spam_groups', 'messages', 'id', 'body', group_id, 'file', group_id)
+  FROM near_dupe_group_stats('spam_groups');
+\o
+\timing off
+\i pages.psql
+SQL
+
+# Each page rendered, its DOM checked, and a screenshot of it checked: not
+# blank, the mark colours drawn, the boxes that carry the news drawn (the
+# identical members' line, the note of what was cut, the index's links).
+say "rendering the production's pages"
+for page in identical big; do
+    start=$(date +%s.%N)
+    chromium_run --dump-dom "file://$WORK/$page.html" >"$WORK/$page.dom" || die "chromium could not render $page.html"
+    end=$(date +%s.%N)
+    chromium_run --screenshot="$WORK/$page.png" --window-size=1200,900 "file://$WORK/$page.html" >/dev/null \
+        || die "chromium could not take a screenshot of $page.html"
+    say "$page.html: $(stat -c %s "$WORK/$page.html") bytes, DOM in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
+done
+python3 test/review/check_dom.py "$WORK/identical.dom" --members 2 --identical 2 --labels --differences \
+    --pivot 'mail/2019/<budget>.eml 1' \
+    --text 'mail/2019/budget copy.eml' --text 'backup/budget.eml' \
+    --unmarked right 5 'Monday' --unmarked left 5 'Friday'
+python3 test/review/check_png.py "$WORK/identical.png" --size 1200 900 \
+    --colour '#ffd1a3' 300 --colour '#1a7f37' 100
+# The 10 MB pair: the page within its 2 MB cap (max_text_bytes' default),
+# saying what it left out, every difference still listed and linked.
+python3 test/review/check_dom.py "$WORK/big.dom" --members 1 --labels --differences --cut-note \
+    --page "$WORK/big.html" --max-bytes 2097152 \
+    --unmarked right 2 'this line was changed in the revision'
+python3 test/review/check_png.py "$WORK/big.png" --size 1200 900 \
+    --colour '#bf8700' 100 --colour '#ffd1a3' 100
+
+pages=$(ls "$WORK/production"/group-*.html | wc -l)
+chromium_run --dump-dom "file://$WORK/production/index.html" >"$WORK/index.dom" || die "chromium could not render index.html"
+chromium_run --screenshot="$WORK/index.png" --window-size=1200,900 "file://$WORK/production/index.html" >/dev/null
+python3 test/review/check_dom.py "$WORK/index.dom" --index "$WORK/production"
+python3 test/review/check_png.py "$WORK/index.png" --size 1200 900 --colour '#0000ee' 200
+say "index.html: $(stat -c %s "$WORK/production/index.html") bytes, links to $pages group pages"
+# One group page of the production, as the index links to it.
+first="$(grep -m1 -o 'href="group-[0-9]*\.html"' "$WORK/production/index.html" | sed 's/href="\(.*\)"/\1/')"
+chromium_run --dump-dom "file://$WORK/production/$first" >"$WORK/first.dom"
+python3 test/review/check_dom.py "$WORK/first.dom" --labels --differences
 
 if [[ -n "${MINHASH_REVIEW_SCREENSHOT:-}" ]]; then
     chromium_run --screenshot="$MINHASH_REVIEW_SCREENSHOT" --window-size=1200,750 \
