@@ -32,6 +32,11 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -243,95 +248,166 @@ is_new_key(const NearDupeCall *call, const uint32 *by_key, uint32 count, Datum k
 	return false;
 }
 
+/* What the stream carries from row to row. */
+typedef struct Stream
+{
+	NearDupeCall *call;
+	MhBandProbe *probe;
+	const uint32 *by_key;		/* the new rows in key order */
+	uint32		by_key_count;
+	uint32	   *found_rows;
+	uint32	   *found_agreeing;
+	AppendHits *kept;
+} Stream;
+
 /*
- * Streams every signed row of the source past the probe; keeps the rows
- * that are not new and resemble a new row at the threshold, and their hits.
+ * One row of the source streamed past the probe: kept, with its hits, when
+ * it is not new and resembles a new row at the threshold.
+ */
+static void
+stream_row(Stream *stream, Datum key, Datum sig_datum)
+{
+	NearDupeCall *call = stream->call;
+	AppendHits *kept = stream->kept;
+	MinHash    *sig = DatumGetMinHashP(sig_datum);
+	MhSummary	summary;
+	uint32		found = 0;
+	MhStatus	status = MH_OK;
+
+	minhash_get_summary(sig, &summary);
+	if (mh_params_match(&call->params, &summary.params) != MH_OK)
+		minhash_near_dupe_report_mixed(call, &summary.params);
+	/* an empty set resembles nothing: it is no pivot to join */
+	if (summary.distinct_shingles > 0)
+		status = mh_band_probe_find(stream->probe, sig->values, stream->found_rows,
+									stream->found_agreeing, &found);
+	if ((Pointer) sig != DatumGetPointer(sig_datum))
+		pfree(sig);
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "probe the rows to append");
+	if (found == 0 || is_new_key(call, stream->by_key, stream->by_key_count, key))
+		return;
+	if (kept->old_count == kept->old_capacity)
+	{
+		uint32		capacity = Max(64, kept->old_capacity * 2);
+
+		kept->old_keys = grow(call, kept->old_keys, kept->old_count, capacity, sizeof(Datum));
+		kept->old_capacity = capacity;
+	}
+	if (!call->key_byval)
+		need_room(call, datumGetSize(key, false, call->key_typlen), "keeping the keys of the rows it matches");
+	{
+		MemoryContext old = MemoryContextSwitchTo(call->context);
+
+		kept->old_keys[kept->old_count] = datumCopy(key, call->key_byval, call->key_typlen);
+		MemoryContextSwitchTo(old);
+	}
+	for (uint32 f = 0; f < found; f++)
+	{
+		if (kept->count == kept->capacity)
+		{
+			uint64		capacity = Max(256, kept->capacity * 2);
+
+			kept->hits = grow(call, kept->hits, kept->count, capacity, sizeof(AppendHit));
+			kept->capacity = capacity;
+		}
+		kept->hits[kept->count].rank = stream->found_rows[f];
+		kept->hits[kept->count].old = kept->old_count;
+		kept->hits[kept->count].agreeing = stream->found_agreeing[f];
+		kept->count++;
+	}
+	kept->old_count++;
+}
+
+/*
+ * Streams every signed row of the source past the probe.  The read of the
+ * new rows has checked the caller's privileges on both columns; without
+ * row-level security the rows come straight from a scan of the table on
+ * the calling query's snapshot, with no copy (most of a stream's time
+ * would otherwise be SPI's copy of each row); with it, through a cursor,
+ * so that the policies apply as they did to the read.
  */
 static void
 stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key, uint32 by_key_count,
 				   AppendHits *kept)
 {
-	uint32	   *found_rows = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) Max(call->count, 1));
-	uint32	   *found_agreeing = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) Max(call->count, 1));
-	char	   *query;
-	Portal		portal;
+	Stream		stream;
+	uint64		seen = 0;
 
-	query = psprintf("SELECT s.%s, s.%s FROM ONLY %s s WHERE s.%s IS NOT NULL",
-					 quote_identifier(call->key_column), quote_identifier(call->sig_column),
-					 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
-												get_rel_name(call->relation)),
-					 quote_identifier(call->sig_column));
-	portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
-	for (;;)
+	stream.call = call;
+	stream.probe = probe;
+	stream.by_key = by_key;
+	stream.by_key_count = by_key_count;
+	stream.found_rows = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) Max(call->count, 1));
+	stream.found_agreeing = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) Max(call->count, 1));
+	stream.kept = kept;
+
+	if (check_enable_rls(call->relation, InvalidOid, false) != RLS_ENABLED)
 	{
-		SPI_cursor_fetch(portal, true, STREAM_ROWS);
-		if (SPI_processed == 0)
-			break;
-		for (uint64 i = 0; i < SPI_processed; i++)
+		Relation	relation = table_open(call->relation, AccessShareLock);
+		AttrNumber	key_attnum = get_attnum(call->relation, call->key_column);
+		AttrNumber	sig_attnum = get_attnum(call->relation, call->sig_column);
+		TupleTableSlot *slot = table_slot_create(relation, NULL);
+		TableScanDesc scan = table_beginscan(relation, GetActiveSnapshot(), 0, NULL);
+		MemoryContext per_row = AllocSetContextCreate(CurrentMemoryContext, "near_dupe_groups_append row",
+													  ALLOCSET_SMALL_SIZES);
+
+		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
-			HeapTuple	tuple = SPI_tuptable->vals[i];
 			bool		key_null,
 						sig_null;
-			Datum		key = heap_getattr(tuple, 1, SPI_tuptable->tupdesc, &key_null);
-			Datum		sig_datum = heap_getattr(tuple, 2, SPI_tuptable->tupdesc, &sig_null);
-			MinHash    *sig;
-			MhSummary	summary;
-			uint32		found;
-			MhStatus	status;
+			Datum		key = slot_getattr(slot, key_attnum, &key_null);
+			Datum		sig = slot_getattr(slot, sig_attnum, &sig_null);
 
-			if (key_null || sig_null)
-				continue;
-			sig = DatumGetMinHashP(sig_datum);
-			minhash_get_summary(sig, &summary);
-			if (mh_params_match(&call->params, &summary.params) != MH_OK)
-				minhash_near_dupe_report_mixed(call, &summary.params);
-			/* an empty set resembles nothing: it is no pivot to join */
-			found = 0;
-			status = MH_OK;
-			if (summary.distinct_shingles > 0)
-				status = mh_band_probe_find(probe, sig->values, found_rows, found_agreeing, &found);
-			if ((Pointer) sig != DatumGetPointer(sig_datum))
-				pfree(sig);
-			if (status != MH_OK)
-				minhash_report_core_failure(status, "probe the rows to append");
-			if (found == 0 || is_new_key(call, by_key, by_key_count, key))
-				continue;
-			if (kept->old_count == kept->old_capacity)
+			if (!key_null && !sig_null)
 			{
-				uint32		capacity = Max(64, kept->old_capacity * 2);
+				MemoryContext old = MemoryContextSwitchTo(per_row);
 
-				kept->old_keys = grow(call, kept->old_keys, kept->old_count, capacity, sizeof(Datum));
-				kept->old_capacity = capacity;
+				stream_row(&stream, key, sig);
+				MemoryContextSwitchTo(old);
+				MemoryContextReset(per_row);
 			}
-			if (!call->key_byval)
-			{
-				Size		size = datumGetSize(key, false, call->key_typlen);
-
-				need_room(call, size, "keeping the keys of the rows it matches");
-			}
-			kept->old_keys[kept->old_count] = datumCopy(key, call->key_byval, call->key_typlen);
-			for (uint32 f = 0; f < found; f++)
-			{
-				if (kept->count == kept->capacity)
-				{
-					uint64		capacity = Max(256, kept->capacity * 2);
-
-					kept->hits = grow(call, kept->hits, kept->count, capacity, sizeof(AppendHit));
-					kept->capacity = capacity;
-				}
-				kept->hits[kept->count].rank = found_rows[f];
-				kept->hits[kept->count].old = kept->old_count;
-				kept->hits[kept->count].agreeing = found_agreeing[f];
-				kept->count++;
-			}
-			kept->old_count++;
+			if ((++seen & 0x3FF) == 0)
+				CHECK_FOR_INTERRUPTS();
 		}
-		SPI_freetuptable(SPI_tuptable);
-		CHECK_FOR_INTERRUPTS();
+		table_endscan(scan);
+		ExecDropSingleTupleTableSlot(slot);
+		MemoryContextDelete(per_row);
+		table_close(relation, AccessShareLock);
 	}
-	SPI_cursor_close(portal);
-	pfree(found_rows);
-	pfree(found_agreeing);
+	else
+	{
+		char	   *query;
+		Portal		portal;
+
+		query = psprintf("SELECT s.%s, s.%s FROM ONLY %s s WHERE s.%s IS NOT NULL",
+						 quote_identifier(call->key_column), quote_identifier(call->sig_column),
+						 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+													get_rel_name(call->relation)),
+						 quote_identifier(call->sig_column));
+		portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+		for (;;)
+		{
+			SPI_cursor_fetch(portal, true, STREAM_ROWS);
+			if (SPI_processed == 0)
+				break;
+			for (uint64 i = 0; i < SPI_processed; i++)
+			{
+				bool		key_null,
+							sig_null;
+				Datum		key = heap_getattr(SPI_tuptable->vals[i], 1, SPI_tuptable->tupdesc, &key_null);
+				Datum		sig = heap_getattr(SPI_tuptable->vals[i], 2, SPI_tuptable->tupdesc, &sig_null);
+
+				if (!key_null && !sig_null)
+					stream_row(&stream, key, sig);
+			}
+			SPI_freetuptable(SPI_tuptable);
+			CHECK_FOR_INTERRUPTS();
+		}
+		SPI_cursor_close(portal);
+	}
+	pfree(stream.found_rows);
+	pfree(stream.found_agreeing);
 }
 
 /*
