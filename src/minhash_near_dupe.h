@@ -50,6 +50,8 @@ typedef struct NearDupeCall
 	double		threshold;		/* the argument, or minhash.threshold */
 	const char *filter;			/* NULL, or a WHERE clause on the source's
 								 * rows (alias s) that the read adds */
+	Oid			filter_arg_type;	/* InvalidOid, or the type of the filter's $1 */
+	Datum		filter_arg;		/* its value */
 
 	/* the result's keys are in the key column's type (else key::text) */
 	bool		typed_keys;

@@ -35,8 +35,13 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "executor/tuptable.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -481,6 +486,111 @@ largest_group_id(const GroupTable *table)
 	return isnull ? 0 : Max(DatumGetInt64(largest), 0);
 }
 
+/* --- reading the new rows ---------------------------------------------- */
+
+static Oid
+index_access_method(Oid index)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(index));
+	Oid			am = InvalidOid;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		am = ((Form_pg_class) GETSTRUCT(tuple))->relam;
+		ReleaseSysCache(tuple);
+	}
+	return am;
+}
+
+/*
+ * Whether the source has a valid btree index, not partial, led by the key
+ * column: then the new keys come from an index-only scan, not a scan of
+ * the whole table.
+ */
+static bool
+key_index_exists(const NearDupeCall *call)
+{
+	Relation	relation = table_open(call->relation, AccessShareLock);
+	AttrNumber	key_attnum = get_attnum(call->relation, call->key_column);
+	List	   *indexes = RelationGetIndexList(relation);
+	ListCell   *lc;
+	bool		found = false;
+
+	foreach(lc, indexes)
+	{
+		HeapTuple	tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index index;
+
+		if (!HeapTupleIsValid(tuple))
+			continue;
+		index = (Form_pg_index) GETSTRUCT(tuple);
+		if (index->indisvalid && index->indnatts >= 1 && index->indkey.values[0] == key_attnum &&
+			heap_attisnull(tuple, Anum_pg_index_indpred, NULL) &&
+			index_access_method(index->indexrelid) == BTREE_AM_OID)
+			found = true;
+		ReleaseSysCache(tuple);
+	}
+	list_free(indexes);
+	table_close(relation, AccessShareLock);
+	return found;
+}
+
+/*
+ * Which rows the read takes: those whose key the group table lacks.  The
+ * anti-join reads the whole source; with an index on the key it reads the
+ * keys alone first (an index-only scan, where the planner finds it
+ * cheaper), and the read then takes the rows of those keys.  Run while SPI
+ * is connected.
+ */
+static void
+choose_new_rows(NearDupeCall *call, const GroupTable *table)
+{
+	const char *key = psprintf("s.%s", quote_identifier(call->key_column));
+	char	   *not_stored = psprintf("NOT EXISTS (SELECT FROM %s g WHERE %s %s %s)", table->name,
+									  compared(table, "g.key"), table->equal, compared(table, key));
+	MemoryContext old;
+	Datum	   *keys;
+	Oid			array_type = get_array_type(call->key_type);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	old = MemoryContextSwitchTo(call->context);
+	call->filter = psprintf(" WHERE %s", not_stored);
+	MemoryContextSwitchTo(old);
+	if (!OidIsValid(array_type) || !key_index_exists(call))
+		return;
+	if (SPI_execute(psprintf("SELECT %s FROM ONLY %s s WHERE %s", key,
+							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+														get_rel_name(call->relation)),
+							 not_stored), true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading the new keys failed");
+	need_room(call, sizeof(Datum) * (SPI_processed + 1), "reading the new keys");
+	keys = MemoryContextAlloc(call->context, sizeof(Datum) * (SPI_processed + 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		keys[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NOT_NULL_VIOLATION),
+					 errmsg("key column \"%s\" of relation \"%s\" contains null values",
+							call->key_column, get_rel_name(call->relation)),
+					 errdetail("The result names each row by its key."),
+					 errhint("Use a unique key column without nulls, such as the primary key.")));
+	}
+	get_typlenbyvalalign(call->key_type, &typlen, &typbyval, &typalign);
+	old = MemoryContextSwitchTo(call->context);
+	call->filter_arg = PointerGetDatum(construct_array(keys, (int) SPI_processed, call->key_type,
+													   typlen, typbyval, typalign));
+	call->filter_arg_type = array_type;
+	call->filter = psprintf(" WHERE %s OPERATOR(pg_catalog.=) ANY ($1)", key);
+	MemoryContextSwitchTo(old);
+	pfree(keys);
+	SPI_freetuptable(SPI_tuptable);
+}
+
 /* --- the result ---------------------------------------------------------- */
 
 static void
@@ -546,9 +656,7 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 	check_group_table(&call, PG_GETARG_OID(0), schema, &table);
 	if (approximate)
 		minhash_check_recall(PG_GETARG_FLOAT8(6));
-	call.filter = psprintf(" WHERE NOT EXISTS (SELECT FROM %s g WHERE %s %s %s)", table.name,
-						   compared(&table, "g.key"), table.equal,
-						   compared(&table, psprintf("s.%s", quote_identifier(call.key_column))));
+	choose_new_rows(&call, &table);
 	minhash_near_dupe_read(&call);
 	if (approximate && call.signed_count > 0)
 		minhash_recall_layout(call.threshold, PG_GETARG_FLOAT8(6), call.params.num_perm,

@@ -605,7 +605,9 @@ minhash_near_dupe_read(NearDupeCall *call)
 					 quote_identifier(get_namespace_name(get_rel_namespace(call->relation))),
 					 quote_identifier(get_rel_name(call->relation)),
 					 call->filter != NULL ? call->filter : "");
-	portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+	portal = SPI_cursor_open_with_args(NULL, query, call->filter_arg_type != InvalidOid ? 1 : 0,
+									   &call->filter_arg_type, &call->filter_arg, NULL, true,
+									   CURSOR_OPT_NO_SCROLL);
 	prepare_key_order(call, TupleDescAttr(portal->tupDesc, 0)->attcollation);
 	for (;;)
 	{

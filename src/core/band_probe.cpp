@@ -147,11 +147,20 @@ void find(MhBandProbe &probe, const uint32_t *values, uint32_t *rows, uint32_t *
 			if (probe.empty[row] == 0) compare(probe, values, row, rows, agreeing, found);
 		return;
 	}
+	// All the bands' keys first, their filter words prefetched, so that the
+	// loads (each likely a cache miss) overlap instead of following one
+	// another.
+	uint64_t keys[MH_MAX_NUM_PERM];
+	for (uint32_t band = 0; band < probe.bands; band++)
+	{
+		keys[band] =
+		    minhash::band_key(values + static_cast<size_t>(band) * probe.rows, probe.rows, band);
+		__builtin_prefetch(&probe.filter[(keys[band] & probe.filter_mask) >> 6]);
+	}
 	const uint32_t shift = 64 - probe.directory_bits;
 	for (uint32_t band = 0; band < probe.bands; band++)
 	{
-		const uint64_t key =
-		    minhash::band_key(values + static_cast<size_t>(band) * probe.rows, probe.rows, band);
+		const uint64_t key = keys[band];
 		if ((probe.filter[(key & probe.filter_mask) >> 6] & (uint64_t{1} << (key & 63))) == 0)
 			continue;
 		const uint64_t h = key >> shift;
