@@ -80,17 +80,21 @@ SELECT
   NOT EXISTS (SELECT FROM nr JOIN real_docs p ON p.id = nr.pivot::bigint
                WHERE nr.words AND NOT (resemblance(nr.sig, p.sig) >= :t AND resemblance(nr.sig, p.sig) = nr.resemblance))
     AS at_threshold,
+  CASE WHEN :'exact'::boolean THEN
   (SELECT count(*) FROM ab_cross c JOIN ab_appended a ON a.key = c.new_id::text AND a.key = a.pivot, last
-    WHERE a.group_id > last.id) AS new_pivots_near_old,
+    WHERE a.group_id > last.id) END AS new_pivots_near_old,
+  CASE WHEN :'exact'::boolean THEN
   (SELECT count(*) FROM nr LEFT JOIN best b ON b.new_id::text = nr.key, last
     WHERE nr.words AND CASE WHEN b.r IS NULL THEN nr.group_id <= last.id
                             ELSE nr.group_id > last.id OR nr.resemblance <> b.r
                               OR nr.group_id <> (SELECT min(g.group_id) FROM ab_cross c JOIN ab_groups g ON g.key = c.old_id::text
-                                                  WHERE c.new_id = b.new_id AND c.resemblance = b.r) END) AS not_best_join,
+                                                  WHERE c.new_id = b.new_id AND c.resemblance = b.r) END) END AS not_best_join,
   (SELECT count(*) FROM ab_appended a, last WHERE a.group_id <= last.id) AS joined,
   (SELECT count(DISTINCT group_id) FROM ab_appended a, last WHERE a.group_id > last.id) AS new_groups,
   (SELECT count(*) FROM nr, last WHERE NOT nr.words) AS without_words)
-SELECT :t AS threshold, :'recall' AS recall, c.*,
+SELECT :t AS threshold, :'recall' AS recall, c.same_rows, c.ids, c.at_threshold,
+       coalesce(c.new_pivots_near_old::text, 'n/a') AS new_pivots_near_old,
+       coalesce(c.not_best_join::text, 'n/a') AS not_best_join, c.joined, c.new_groups, c.without_words,
        c.same_rows AND c.ids AND c.at_threshold
        AND (NOT :'exact'::boolean OR (c.new_pivots_near_old = 0 AND c.not_best_join = 0)) AS all_rules_hold
   FROM checks c \gset ab_
