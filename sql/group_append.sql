@@ -174,5 +174,10 @@ SELECT * FROM near_dupe_groups_append('st_text', 'ga_dup', 'id', 'sig', 0.7);
 CREATE TABLE ga_null AS SELECT id::int AS id, sig FROM ga;
 INSERT INTO ga_null VALUES (NULL, minhash('a key that is null'::text));
 SELECT * FROM near_dupe_groups_append('st_text', 'ga_null', 'id', 'sig', 0.7);
+-- What it holds is counted against minhash.group_memory: the new rows here
+-- take more than 64kB.
+SET minhash.group_memory = '64kB';
+SELECT count(*) FROM near_dupe_groups_append('st_empty', 'ga', 'id', 'sig', 0.7);
+RESET minhash.group_memory;
 
 DROP TABLE ga, ga_a, ga_b, ga_text, st_big, st_text, st_tk, st_empty, st_no_pivot, st_bad_id, st_int_key, ga_dup, ga_null;

@@ -236,14 +236,12 @@ MhStatus mh_band_probe_build(const uint32_t *const *signatures, const uint8_t *e
 	return MH_OK;
 }
 
+// Cannot throw: hashing and comparisons over arrays the build allocated.
 MhStatus mh_band_probe_find(MhBandProbe *probe, const uint32_t *values, uint32_t *rows,
                             uint32_t *agreeing, uint32_t *found) noexcept
 {
-	*found = 0;
-	return minhash::guarded([&]() -> MhStatus {
-		find(*probe, values, rows, agreeing, found);
-		return MH_OK;
-	});
+	find(*probe, values, rows, agreeing, found);
+	return MH_OK;
 }
 
 uint64_t mh_band_probe_bytes(const MhBandProbe *probe) noexcept
