@@ -154,6 +154,24 @@ CREATE TABLE st_empty (LIKE st_text);
 SELECT (SELECT array_agg(ROW(g.*) ORDER BY key) FROM near_dupe_groups_append('st_empty', 'ga_a', 'id', 'sig', 0.7) g) =
        (SELECT array_agg(ROW(g.*) ORDER BY key) FROM near_dupe_groups('ga_a', 'id', 'sig', 0.7) g) AS as_near_dupe_groups;
 
+-- Under row-level security the stored rows stream through a cursor, so that
+-- the policy applies as it does to the new rows: the rows the policy shows
+-- append as the same rows of a plain table would.
+CREATE TABLE ga_rls AS SELECT id, sig FROM ga;
+CREATE TABLE ga_even AS SELECT id, sig FROM ga WHERE id % 2 = 0;
+ALTER TABLE ga_rls ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ga_even_only ON ga_rls FOR SELECT USING (id % 2 = 0);
+CREATE ROLE regress_ga_reader;
+GRANT SELECT ON ga_rls, ga_even, st_text TO regress_ga_reader;
+SET ROLE regress_ga_reader;
+SELECT (SELECT array_agg(ROW(g.*) ORDER BY key) FROM near_dupe_groups_append('st_text', 'ga_rls', 'id', 'sig', 0.5) g) =
+       (SELECT array_agg(ROW(g.*) ORDER BY key) FROM near_dupe_groups_append('st_text', 'ga_even', 'id', 'sig', 0.5) g) AS same_rows,
+       (SELECT count(*) FROM near_dupe_groups_append('st_text', 'ga_rls', 'id', 'sig', 0.5) WHERE group_id <= (SELECT max(group_id) FROM st_text)) > 0 AS some_joined;
+RESET ROLE;
+DROP TABLE ga_rls, ga_even;
+REVOKE SELECT ON st_text FROM regress_ga_reader;
+DROP ROLE regress_ga_reader;
+
 -- Errors.
 \set VERBOSITY default
 CREATE TABLE st_no_pivot AS SELECT group_id, key, resemblance FROM st_text;

@@ -69,7 +69,9 @@ typedef struct GroupTable
 	Oid			relation;
 	char	   *name;			/* schema-qualified, quoted */
 	bool		by_text;		/* its keys are text: compare key::text */
-	char	   *equal;			/* the key type's = as OPERATOR(schema.=) */
+	char	   *equal;			/* how keys compare with the group table's:
+								 * OPERATOR(schema.=) */
+	char	   *key_equal;		/* the source key type's own = */
 } GroupTable;
 
 /* A verified pair: new row (its rank) and stored row (its number). */
@@ -146,11 +148,11 @@ check_group_table(NearDupeCall *call, Oid groups, const char *schema, GroupTable
 						get_rel_name(call->relation), format_type_be(call->key_type)),
 				 errhint("Append to the group table made from this source: its keys are of the key column's type (near_dupe_groups(..., NULL::%s)) or text (near_dupe_groups without key_type).",
 						 format_type_be(call->key_type))));
-	if (table->by_text)
-		table->equal = "OPERATOR(pg_catalog.=)";
-	else
+	/* the key type's own =, for keys of the source's type */
 	{
 		Oid			equal;
+		HeapTuple	tuple;
+		Form_pg_operator operator;
 
 		type = lookup_type_cache(getBaseType(call->key_type), TYPECACHE_EQ_OPR);
 		equal = type->eq_opr;
@@ -160,19 +162,16 @@ check_group_table(NearDupeCall *call, Oid groups, const char *schema, GroupTable
 					 errmsg("could not identify an equality operator for type %s",
 							format_type_be(call->key_type)),
 					 errhint("Keys are matched to the group table's: use a key column of a type with a btree operator class.")));
-		{
-			HeapTuple	tuple = SearchSysCache1(OPEROID, ObjectIdGetDatum(equal));
-			Form_pg_operator operator;
-
-			if (!HeapTupleIsValid(tuple))
-				elog(ERROR, "cache lookup failed for operator %u", equal);
-			operator = (Form_pg_operator) GETSTRUCT(tuple);
-			table->equal = psprintf("OPERATOR(%s.%s)",
+		tuple = SearchSysCache1(OPEROID, ObjectIdGetDatum(equal));
+		if (!HeapTupleIsValid(tuple))
+			elog(ERROR, "cache lookup failed for operator %u", equal);
+		operator = (Form_pg_operator) GETSTRUCT(tuple);
+		table->key_equal = psprintf("OPERATOR(%s.%s)",
 									quote_identifier(get_namespace_name(operator->oprnamespace)),
 									NameStr(operator->oprname));
-			ReleaseSysCache(tuple);
-		}
+		ReleaseSysCache(tuple);
 	}
+	table->equal = table->by_text ? "OPERATOR(pg_catalog.=)" : table->key_equal;
 	MemoryContextSwitchTo(old);
 }
 
@@ -585,7 +584,7 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 	call->filter_arg = PointerGetDatum(construct_array(keys, (int) SPI_processed, call->key_type,
 													   typlen, typbyval, typalign));
 	call->filter_arg_type = array_type;
-	call->filter = psprintf(" WHERE %s OPERATOR(pg_catalog.=) ANY ($1)", key);
+	call->filter = psprintf(" WHERE %s %s ANY ($1)", key, table->key_equal);
 	MemoryContextSwitchTo(old);
 	pfree(keys);
 	SPI_freetuptable(SPI_tuptable);
