@@ -28,6 +28,7 @@ CORE_OBJS = \
 	src/core/interval.o \
 	src/core/grouping.o \
 	src/core/pairs.o \
+	src/core/band_probe.o \
 	src/core/fault_injection.o
 
 # The glue: one C file per SQL concern.
@@ -40,6 +41,7 @@ GLUE_OBJS = \
 	src/minhash_group.o \
 	src/minhash_near_dupe_source.o \
 	src/minhash_near_dupe_groups.o \
+	src/minhash_near_dupe_append.o \
 	src/minhash_near_dupe_pairs.o \
 	src/minhash_near_dupe_threshold.o \
 	src/minhash_glue_shared.o \
@@ -59,7 +61,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger group group_sql pairs prepared approx security row_security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger group group_sql group_append pairs prepared approx security row_security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
@@ -87,11 +89,11 @@ include $(PGXS)
 # PGXS tracks no header dependencies on Debian's build: spell them out.
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
-src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o: src/minhash_near_dupe.h
+src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).
-src/core/hash_family.o src/core/compare.o src/core/pairs.o: CXXFLAGS += -O3
+src/core/hash_family.o src/core/compare.o src/core/pairs.o src/core/band_probe.o: CXXFLAGS += -O3
 
 # Core unit tests: the engine alone, under AddressSanitizer and UBSan.
 CORE_SOURCES = $(CORE_OBJS:.o=.cpp)

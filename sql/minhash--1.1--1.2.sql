@@ -477,3 +477,36 @@ $page$,
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one; every input escaped';
+
+-------------------------------------------------------------------------------
+-- Appending to a stored grouping
+-------------------------------------------------------------------------------
+
+-- near_dupe_groups_append: the rows of source that the group table (rows
+-- of near_dupe_groups, stored) does not hold yet, as rows to insert into it,
+-- so that a grouping grows without moving a row or renumbering a group
+-- (src/minhash_near_dupe_append.c).  A new row joins the stored group whose
+-- pivot it resembles most at the threshold (ties to the smaller group_id;
+-- a stored singleton is its own pivot); the others are grouped among
+-- themselves as near_dupe_groups groups, under group ids above the largest
+-- stored.  It holds the new rows and the pairs they make with stored rows,
+-- never the stored rows.  Arguments as near_dupe_groups' after the group
+-- table: key_column and sig_column are names, the threshold defaults to
+-- the setting and is never null, the text overload keeps five arguments
+-- (a sixth double precision one would take a positional numeric key_type
+-- away from the typed overload), and recall => is on the typed overload.
+CREATE FUNCTION @extschema@.near_dupe_groups_append(groups regclass, source regclass, key_column name,
+								 sig_column name,
+								 threshold double precision DEFAULT @extschema@.minhash_threshold())
+	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups_append' LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups_append(regclass, regclass, name, name, double precision) IS 'the rows of source whose key the group table (stored rows of near_dupe_groups) does not hold, as rows to insert into it: each joins the stored group whose pivot it resembles most at threshold (ties to the smaller group_id), else the new rows are grouped among themselves as near_dupe_groups groups, under group ids above the largest stored; stored rows never move';
+
+CREATE FUNCTION @extschema@.near_dupe_groups_append(groups regclass, source regclass, key_column name,
+								 sig_column name, threshold double precision, key_type anyelement,
+								 recall double precision DEFAULT NULL)
+	RETURNS TABLE(group_id bigint, key anyelement, pivot anyelement, resemblance double precision)
+	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups_append' LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups_append(regclass, regclass, name, name, double precision, anyelement, double precision) IS 'near_dupe_groups_append with the keys in the key column''s own type, given as key_type (NULL::bigint; NULL::text: key::text); recall (0 < recall < 1) takes candidates from the approximate layout of lsh_index_layout(threshold, num_perm, recall), as near_dupe_groups(..., recall) does; NULL is exact';

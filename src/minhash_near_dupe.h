@@ -18,7 +18,8 @@
 typedef enum NearDupeKind
 {
 	NEAR_DUPE_GROUPS,
-	NEAR_DUPE_PAIRS
+	NEAR_DUPE_PAIRS,
+	NEAR_DUPE_APPEND			/* near_dupe_groups_append */
 } NearDupeKind;
 
 /* One row read. */
@@ -47,6 +48,10 @@ typedef struct NearDupeCall
 	const char *sig_column;
 	Oid			key_type;
 	double		threshold;		/* the argument, or minhash.threshold */
+	const char *filter;			/* NULL, or a WHERE clause on the source's
+								 * rows (alias s) that the read adds */
+	Oid			filter_arg_type;	/* InvalidOid, or the type of the filter's $1 */
+	Datum		filter_arg;		/* its value */
 
 	/* the result's keys are in the key column's type (else key::text) */
 	bool		typed_keys;
@@ -85,11 +90,19 @@ extern void minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, 
 									Oid result_key_type, NearDupeCall *call);
 
 /*
- * Refuses a null threshold (the call's fourth argument), except where the
+ * The same, for a function whose source, key_column, sig_column and
+ * threshold are its arguments first .. first + 3 (near_dupe_groups_append's
+ * come after the group table).
+ */
+extern void minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind,
+									   bool typed_keys, Oid result_key_type, NearDupeCall *call);
+
+/*
+ * Refuses a null threshold (the call's argument `arg`), except where the
  * function is still minhash 1.0's near_dupe_groups (DEFAULT NULL: the
  * setting) (minhash_near_dupe_threshold.c).
  */
-extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo);
+extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg);
 
 /*
  * Reads every row the source's scan returns, counting what it holds: a
@@ -97,6 +110,13 @@ extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo);
  * key (23502) or signatures of different parameters (22000).
  */
 extern void minhash_near_dupe_read(NearDupeCall *call);
+
+/*
+ * Stops the call (22000): a signature's parameters differ from the rows'
+ * read (call->params).
+ */
+pg_noreturn extern void minhash_near_dupe_report_mixed(const NearDupeCall *call,
+													   const MhParams *other);
 
 /* An order of rows: negative, zero or positive as row a sorts before b. */
 typedef int (*NearDupeRowOrder) (const NearDupeCall *call, uint32 a, uint32 b);
@@ -141,6 +161,18 @@ extern void minhash_near_dupe_engine_input(NearDupeCall *call, const uint32 *ord
 
 /* A row's key as the result carries it (typed_keys: its own type, else text). */
 extern Datum minhash_near_dupe_result_key(const NearDupeCall *call, uint32 row);
+
+/*
+ * The engine's greedy walk over rows ranked[0 .. count), all signed, in rank
+ * order: exact (bands 0) or with the given approximate layout
+ * (minhash_near_dupe_groups.c).
+ */
+extern void minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count,
+								   uint32 bands, uint32 band_rows, uint32 *pivots,
+								   double *resemblance);
+
+/* Rank order: signed rows first, most distinct shingles first (then key order). */
+extern int	minhash_near_dupe_compare_rank(const NearDupeCall *call, uint32 a, uint32 b);
 
 /* Ends the call: everything it held is freed. */
 extern void minhash_near_dupe_end(NearDupeCall *call);

@@ -30,8 +30,8 @@
 #include "minhash_near_dupe.h"
 
 /* Rank order, on rows in key order: signed rows first, most distinct shingles first. */
-static int
-compare_rank(const NearDupeCall *call, uint32 a, uint32 b)
+int
+minhash_near_dupe_compare_rank(const NearDupeCall *call, uint32 a, uint32 b)
 {
 	const NearDupeRow *ra = &call->rows[a],
 			   *rb = &call->rows[b];
@@ -48,8 +48,8 @@ compare_rank(const NearDupeCall *call, uint32 a, uint32 b)
  * 0), or with candidates from the given approximate layout; it may hold
  * what the call may still hold.
  */
-static void
-walk_groups(NearDupeCall *call, const uint32 *ranked, uint32 count, uint32 bands,
+void
+minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, uint32 bands,
 			uint32 band_rows, uint32 *pivots, double *resemblance)
 {
 	const uint32 **signatures;
@@ -81,7 +81,8 @@ walk_groups(NearDupeCall *call, const uint32 *ranked, uint32 count, uint32 bands
 				 errmsg("out of memory"),
 				 errdetail("Grouping %u signatures of %u values needs more memory than is available.",
 						   count, call->params.num_perm),
-				 errhint("near_dupe_query(..., groups => true) gives the same groups as one SQL statement, which works within work_mem.")));
+				 call->kind == NEAR_DUPE_GROUPS ?
+				 errhint("near_dupe_query(..., groups => true) gives the same groups as one SQL statement, which works within work_mem.") : 0));
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "group signatures");
 	pfree(signatures);
@@ -181,11 +182,11 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 							  &recall_bands, &recall_rows);
 
 	ranked = minhash_near_dupe_key_order(&call);
-	minhash_near_dupe_sort(&call, ranked, call.count, compare_rank);
+	minhash_near_dupe_sort(&call, ranked, call.count, minhash_near_dupe_compare_rank);
 	pivots = minhash_near_dupe_alloc(&call, sizeof(uint32) * (Size) call.signed_count);
 	resemblance = minhash_near_dupe_alloc(&call, sizeof(double) * (Size) call.signed_count);
 	if (call.signed_count > 0)
-		walk_groups(&call, ranked, call.signed_count, recall_bands, recall_rows, pivots,
+		minhash_near_dupe_walk(&call, ranked, call.signed_count, recall_bands, recall_rows, pivots,
 					resemblance);
 
 	emit_groups(&call, ranked, pivots, resemblance, store, desc);

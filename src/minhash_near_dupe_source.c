@@ -78,7 +78,8 @@
 static const char *
 activity(const NearDupeCall *call)
 {
-	return call->kind == NEAR_DUPE_GROUPS ? "grouping" : "finding pairs";
+	return call->kind == NEAR_DUPE_PAIRS ? "finding pairs" :
+		call->kind == NEAR_DUPE_APPEND ? "appending to a grouping" : "grouping";
 }
 
 /* minhash.group_memory in kB: -1 takes maintenance_work_mem. */
@@ -133,7 +134,9 @@ minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed, bool suffices,
 	uint64		needed_kb = suffices ? (needed + 1023) / 1024 : needed / 1024;
 	const char *alternative;
 
-	if (call->kind == NEAR_DUPE_GROUPS && call->approximate)
+	if (call->kind == NEAR_DUPE_APPEND)
+		alternative = ": it holds the rows to append, their band keys and the pairs they make with the rows grouped before, never the rows grouped before themselves.";
+	else if (call->kind == NEAR_DUPE_GROUPS && call->approximate)
 		alternative = ": the grouping as one SQL statement, near_dupe_query(..., groups => true), is exact only.";
 	else if (call->kind == NEAR_DUPE_GROUPS)
 		alternative = ", or run the query that near_dupe_query(..., groups => true) returns, with enable_hashagg and enable_mergejoin off: it gives the same groups without holding the signatures in memory.";
@@ -160,7 +163,7 @@ minhash_near_dupe_alloc(NearDupeCall *call, Size bytes)
 								 psprintf("Its %u rows take %llu kB, and %s them needs %zu bytes more.",
 										  call->count,
 										  (unsigned long long) (minhash_near_dupe_held(call) / 1024),
-										  call->kind == NEAR_DUPE_GROUPS ? "grouping" : "pairing", bytes));
+										  call->kind != NEAR_DUPE_PAIRS ? "grouping" : "pairing", bytes));
 	return MemoryContextAllocExtended(call->context, bytes, MCXT_ALLOC_HUGE);
 }
 
@@ -213,7 +216,7 @@ arena_alloc(NearDupeCall *call, Size bytes)
 					(errcode(ERRCODE_OUT_OF_MEMORY),
 					 errmsg("out of memory"),
 					 errdetail("Failed on a request of size %zu for the keys and signatures to %s.",
-							   size, call->kind == NEAR_DUPE_GROUPS ? "group" : "pair")));
+							   size, call->kind != NEAR_DUPE_PAIRS ? "group" : "pair")));
 		block->size = size;
 		block->release.func = release_arena_block;
 		block->release.arg = block;
@@ -256,6 +259,13 @@ void
 minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_keys,
 						Oid result_key_type, NearDupeCall *call)
 {
+	minhash_near_dupe_begin_at(fcinfo, 0, kind, typed_keys, result_key_type, call);
+}
+
+void
+minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind, bool typed_keys,
+						   Oid result_key_type, NearDupeCall *call)
+{
 	char	   *schema = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
 	Oid			check_types[4] = {REGCLASSOID, NAMEOID, NAMEOID, FLOAT8OID};
 	Datum		check_args[4];
@@ -272,11 +282,11 @@ minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_k
 	call->limit = (uint64) group_memory_kb() * 1024;
 	call->arena_block = ARENA_FIRST_BLOCK;
 
-	minhash_near_dupe_check_threshold(fcinfo);
+	minhash_near_dupe_check_threshold(fcinfo, first + 3);
 	for (int i = 0; i < 4; i++)
 	{
-		check_args[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
-		check_nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
+		check_args[i] = PG_ARGISNULL(first + i) ? (Datum) 0 : PG_GETARG_DATUM(first + i);
+		check_nulls[i] = PG_ARGISNULL(first + i) ? 'n' : ' ';
 	}
 	/*
 	 * Where the extension's SQL is still that of 1.0 (this library installed,
@@ -298,10 +308,10 @@ minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_k
 		SPI_processed != 1)
 		elog(ERROR, "near_dupe_check_arguments failed");
 	call->key_type = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	call->relation = PG_GETARG_OID(0);
-	call->key_column = MemoryContextStrdup(call->context, NameStr(*PG_GETARG_NAME(1)));
-	call->sig_column = MemoryContextStrdup(call->context, NameStr(*PG_GETARG_NAME(2)));
-	call->threshold = PG_ARGISNULL(3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(3);
+	call->relation = PG_GETARG_OID(first);
+	call->key_column = MemoryContextStrdup(call->context, NameStr(*PG_GETARG_NAME(first + 1)));
+	call->sig_column = MemoryContextStrdup(call->context, NameStr(*PG_GETARG_NAME(first + 2)));
+	call->threshold = PG_ARGISNULL(first + 3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(first + 3);
 	/* the threshold chooses a band layout, so it must be above 0 */
 	minhash_check_layout_threshold(call->threshold);
 	if (typed_keys)
@@ -350,8 +360,8 @@ key_for_message(const NearDupeCall *call, Datum key)
 }
 
 /* The signatures' parameters in near_dupe_check's words: they differ. */
-pg_noreturn static void
-report_mixed_parameters(const NearDupeCall *call, const MhParams *other)
+void
+minhash_near_dupe_report_mixed(const NearDupeCall *call, const MhParams *other)
 {
 	const MhParams *a = &call->params;
 	const char *kind_a = mh_kind_name(a->kind),
@@ -477,7 +487,7 @@ hold_signature(NearDupeCall *call, NearDupeRow *row, Datum datum)
 	if (call->signed_count == 0)
 		call->params = summary.params;
 	else if (mh_params_match(&call->params, &summary.params) != MH_OK)
-		report_mixed_parameters(call, &summary.params);
+		minhash_near_dupe_report_mixed(call, &summary.params);
 	values = arena_alloc(call, sizeof(uint32) * sig->num_perm);
 	if (values == NULL)
 		return false;
@@ -502,7 +512,7 @@ room_for_row(NearDupeCall *call)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("cannot %s more than %u rows",
-						call->kind == NEAR_DUPE_GROUPS ? "group" : "pair", MAX_ROWS)));
+						call->kind != NEAR_DUPE_PAIRS ? "group" : "pair", MAX_ROWS)));
 	capacity = call->capacity == 0 ? 64 : Min((uint64) call->capacity * 2, MAX_ROWS);
 	bytes = sizeof(NearDupeRow) * (Size) capacity;
 	/* while it grows, the old array and the new one */
@@ -587,14 +597,17 @@ minhash_near_dupe_read(NearDupeCall *call)
 	ReadTally	tally = {true, 0, 0, 0};
 
 	/* key::text only for a result that carries the keys as text */
-	query = psprintf("SELECT s.%s, %s, s.%s FROM ONLY %s.%s s",
+	query = psprintf("SELECT s.%s, %s, s.%s FROM ONLY %s.%s s%s",
 					 quote_identifier(call->key_column),
 					 call->typed_keys || call->key_is_text ? "NULL::pg_catalog.text" :
 					 psprintf("s.%s::pg_catalog.text", quote_identifier(call->key_column)),
 					 quote_identifier(call->sig_column),
 					 quote_identifier(get_namespace_name(get_rel_namespace(call->relation))),
-					 quote_identifier(get_rel_name(call->relation)));
-	portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+					 quote_identifier(get_rel_name(call->relation)),
+					 call->filter != NULL ? call->filter : "");
+	portal = SPI_cursor_open_with_args(NULL, query, call->filter_arg_type != InvalidOid ? 1 : 0,
+									   &call->filter_arg_type, &call->filter_arg, NULL, true,
+									   CURSOR_OPT_NO_SCROLL);
 	prepare_key_order(call, TupleDescAttr(portal->tupDesc, 0)->attcollation);
 	for (;;)
 	{
@@ -618,7 +631,7 @@ minhash_near_dupe_read(NearDupeCall *call)
 								 psprintf("Its %llu rows take %llu kB as they are read (keys and signatures), before they are %s.",
 										  (unsigned long long) tally.rows,
 										  (unsigned long long) ((tally.held + tally.bytes_not_held) / 1024),
-										  call->kind == NEAR_DUPE_GROUPS ? "grouped" : "paired"));
+										  call->kind != NEAR_DUPE_PAIRS ? "grouped" : "paired"));
 }
 
 /* --- ordering --------------------------------------------------------- */

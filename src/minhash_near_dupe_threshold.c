@@ -56,26 +56,30 @@ threshold_defaults_to_null(Oid function)
 	return null_default;
 }
 
-/* Refuse a null threshold (argument 3), saying what to write instead. */
+/*
+ * Refuse a null threshold (argument `arg`: 3, or 4 after near_dupe_groups_append's
+ * group table), saying what to write instead.
+ */
 void
-minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo)
+minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg)
 {
 	const char *function;
+	const char *groups = arg == 4 ? "groups, " : "";
 
-	if (!PG_ARGISNULL(3) || threshold_defaults_to_null(fcinfo->flinfo->fn_oid))
+	if (!PG_ARGISNULL(arg) || threshold_defaults_to_null(fcinfo->flinfo->fn_oid))
 		return;
 	function = get_func_name(fcinfo->flinfo->fn_oid);
-	if (PG_NARGS() == 4)
+	if (PG_NARGS() == arg + 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("threshold must not be null"),
-				 errdetail("The fourth argument of %s is the threshold: a key type in its place, such as NULL::bigint, is read as a null threshold.",
-						   function),
-				 errhint("Give the key type after the threshold, as in %s(source, key, sig, 0.8, NULL::bigint), or leave the threshold out for the setting minhash.threshold.",
-						 function)));
+				 errdetail("The %s argument of %s is the threshold: a key type in its place, such as NULL::bigint, is read as a null threshold.",
+						   arg == 4 ? "fifth" : "fourth", function),
+				 errhint("Give the key type after the threshold, as in %s(%ssource, key, sig, 0.8, NULL::bigint), or leave the threshold out for the setting minhash.threshold.",
+						 function, groups)));
 	ereport(ERROR,
 			(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			 errmsg("threshold must not be null"),
-			 errhint("Give a threshold between 0 and 1, or minhash_threshold() for the setting minhash.threshold, as in %s(source, key, sig, minhash_threshold(), NULL::bigint).",
-					 function)));
+			 errhint("Give a threshold between 0 and 1, or minhash_threshold() for the setting minhash.threshold, as in %s(%ssource, key, sig, minhash_threshold(), NULL::bigint).",
+					 function, groups)));
 }

@@ -48,6 +48,8 @@ EXTRA_SUITES=(
     test/fuzz/sqlsmith.sh
     # issue 17 item 3, short: 100,000 realistic documents, correctness only
     test/bench/realistic_scale_short.sh
+    # near_dupe_groups_append beside a regrouping, rules asserted (same corpus)
+    test/bench/append_bench_short.sh
     test/accuracy/approx_recall_realistic.sh
     test/clients/clients.sh
     test/review/review_page.sh

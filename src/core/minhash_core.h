@@ -417,6 +417,42 @@ MhStatus	mh_group_greedy_banded(const uint32_t *const *signatures, const uint8_t
 								   MhInterruptPoll poll, void *poll_arg, uint32_t *pivots,
 								   double *resemblance, uint64_t *memory) MH_NOEXCEPT;
 
+/* --- appending to a grouping ------------------------------------------------ */
+
+/*
+ * The rows to append of near_dupe_groups_append(), held for probing
+ * (band_probe.cpp): signatures[0 .. count), each num_perm values (empty[i]
+ * non-zero when row i's set is empty: such a row is never a candidate),
+ * keyed by `bands` bands of `rows` values (bands 0: the grouping's exact
+ * layout, mh_pigeonhole_layout(threshold, num_perm, 0)).  The signatures
+ * and empty flags are the caller's and must outlive the probe.  What it
+ * allocates (about 24 bytes a row and band) is charged against max_bytes
+ * first: MH_ERR_TOO_LARGE when it would hold more, *memory then a grant
+ * that suffices; on MH_OK *memory is what it holds, until
+ * mh_band_probe_free.
+ */
+typedef struct MhBandProbe MhBandProbe;
+
+MhStatus	mh_band_probe_build(const uint32_t *const *signatures, const uint8_t *empty,
+								uint32_t count, uint32_t num_perm, double threshold,
+								uint32_t bands, uint32_t rows, uint64_t max_bytes,
+								MhInterruptPoll poll, void *poll_arg, MhBandProbe **probe,
+								uint64_t *memory) MH_NOEXCEPT;
+
+/*
+ * The held rows sharing a band key with `values` (num_perm values of a
+ * non-empty set) whose resemblance to it is at least the threshold, each
+ * once: their numbers into rows[] and their agreeing positions into
+ * agreeing[] (room for count each), *found of them, in no set order.
+ */
+MhStatus	mh_band_probe_find(MhBandProbe *probe, const uint32_t *values, uint32_t *rows,
+							   uint32_t *agreeing, uint32_t *found) MH_NOEXCEPT;
+
+/* What the probe holds, in bytes. */
+uint64_t	mh_band_probe_bytes(const MhBandProbe *probe) MH_NOEXCEPT;
+
+void		mh_band_probe_free(MhBandProbe *probe) MH_NOEXCEPT;
+
 /* --- pairs of near-duplicates -------------------------------------------- */
 
 /*

@@ -4439,6 +4439,90 @@ void test_fast_paths()
 	}
 }
 
+// ---------------------------------------------------------------------------
+// The band probe of near_dupe_groups_append (mh_band_probe_*): a probe finds
+// exactly the held rows at the threshold (exact layout, or with no layout at
+// all), never an empty set, each once; with an approximate layout, only rows
+// at the threshold that share a band; the grant is a cap.
+// ---------------------------------------------------------------------------
+
+void test_band_probe()
+{
+	g_section = "band probe";
+	std::mt19937_64 rng(20261127);
+	for (uint32_t num_perm : {7u, 32u, 128u})
+	{
+		std::vector<std::vector<uint32_t>> held_sigs = signature_families(rng, num_perm, 30);
+		std::vector<std::vector<uint32_t>> probes = signature_families(rng, num_perm, 10);
+		// probes that resemble held rows too
+		for (int i = 0; i < 20; i++) probes.push_back(held_sigs[rng() % held_sigs.size()]);
+		const auto count = static_cast<uint32_t>(held_sigs.size());
+		std::vector<uint8_t> empty(count);
+		std::vector<const uint32_t *> rows(count);
+		for (uint32_t i = 0; i < count; i++)
+		{
+			rows[i] = held_sigs[i].data();
+			empty[i] = std::all_of(held_sigs[i].begin(), held_sigs[i].end(),
+			                       [](uint32_t v) { return v == MH_EMPTY_VALUE; });
+		}
+		for (double threshold : {0.01, 0.3, 0.5, 0.8, 1.0})
+		{
+			for (bool approximate : {false, true})
+			{
+				const std::string context = "n " + std::to_string(num_perm) + ", threshold " +
+				                            std::to_string(threshold) +
+				                            (approximate ? ", approximate" : "");
+				uint32_t bands = 0, band_rows = 0;
+				if (approximate &&
+				    mh_recall_layout(threshold, 0.9, num_perm, &bands, &band_rows) != MH_OK)
+					continue;
+				MhBandProbe *probe = nullptr;
+				uint64_t memory = 0;
+				CHECK_EQ(mh_band_probe_build(rows.data(), empty.data(), count, num_perm, threshold,
+				                             bands, band_rows, UINT64_MAX, nullptr, nullptr, &probe,
+				                             &memory),
+				         MH_OK, context + ": built");
+				CHECK(memory == mh_band_probe_bytes(probe), context + ": holds what it said");
+				std::vector<uint32_t> found_rows(count), agreeing(count);
+				for (const auto &q : probes)
+				{
+					if (std::all_of(q.begin(), q.end(), [](uint32_t v) { return v == MH_EMPTY_VALUE; }))
+						continue;
+					uint32_t found = 0;
+					CHECK_EQ(mh_band_probe_find(probe, q.data(), found_rows.data(), agreeing.data(),
+					                            &found),
+					         MH_OK, context + ": probed");
+					std::vector<uint32_t> got(found_rows.begin(), found_rows.begin() + found);
+					std::sort(got.begin(), got.end());
+					CHECK(std::adjacent_find(got.begin(), got.end()) == got.end(),
+					      context + ": each row once");
+					for (uint32_t f = 0; f < found; f++)
+						CHECK_EQ(agreeing[f], mh_agreeing_positions(q.data(), rows[found_rows[f]], num_perm),
+						         context + ": agreeing positions");
+					std::vector<uint32_t> want;
+					for (uint32_t i = 0; i < count; i++)
+						if (!empty[i] &&
+						    static_cast<double>(mh_agreeing_positions(q.data(), rows[i], num_perm)) /
+						            num_perm >= threshold)
+							want.push_back(i);
+					if (!approximate)
+						CHECK(got == want, context + ": exactly the rows at the threshold");
+					else
+						CHECK(std::includes(want.begin(), want.end(), got.begin(), got.end()),
+						      context + ": only rows at the threshold");
+				}
+				mh_band_probe_free(probe);
+				if (approximate || memory < 2) continue;
+				CHECK_EQ(mh_band_probe_build(rows.data(), empty.data(), count, num_perm, threshold,
+				                             bands, band_rows, memory - 1, nullptr, nullptr, &probe,
+				                             &memory),
+				         MH_ERR_TOO_LARGE, context + ": a byte less is refused");
+				CHECK(probe == nullptr, context + ": a refused build holds nothing");
+			}
+		}
+	}
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -4478,6 +4562,7 @@ int main()
 	run(test_union, "union");
 	run(test_grouping, "grouping vs the greedy walk over every pair");
 	run(test_near_pairs, "pairs vs every pair compared");
+	run(test_band_probe, "band probe vs every row compared");
 	run(test_le_image, "little-endian image");
 	run(test_polling, "polling: sort and layout search");
 	run(test_fast_paths, "fast paths vs references");

@@ -141,6 +141,9 @@ CREATE EXTENSION minhash;
 CREATE TABLE fault_docs AS
 SELECT i AS id, minhash('memo ' || (i % 3) || ' about the party on friday in the hall, copy ' || i) AS sig
   FROM generate_series(1, 60) i;
+-- A stored grouping of half of them, for near_dupe_groups_append.
+CREATE TABLE fault_groups AS
+SELECT * FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5) WHERE key::int <= 30;
 -- Only the test build has these C functions: no install script declares them.
 CREATE FUNCTION minhash_fault_arm(point text, kind text, nth int, sticky bool) RETURNS void
 	AS '$libdir/minhash', 'minhash_fault_arm' LANGUAGE C STRICT;
@@ -201,6 +204,7 @@ declare -A REACH=(
     [mh_group_greedy]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5) g)"
     [mh_group_greedy_banded]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5, NULL::text, recall => 0.99) g)"
     [mh_near_pairs]="(SELECT string_agg(p::text, ';') FROM near_dupe_pairs('fault_docs', 'id', 'sig', 0.5) p)"
+    [mh_band_probe_build]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups_append('fault_groups', 'fault_docs', 'id', 'sig', 0.5) g)"
 )
 LONG_DOC="minhash(repeat('lorem ipsum dolor sit amet ', 100000))::text"   # 2.7 MB: 3 pieces
 for p in "${injected[@]}"; do [[ -n "${REACH[$p]:-}" ]] || fail "no statement reaches injection point $p"; done

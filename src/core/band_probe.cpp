@@ -1,0 +1,254 @@
+// band_probe.cpp
+//   The engine of near_dupe_groups_append(): the rows to append, held in
+//   memory with their band keys, probed by the signatures of the rows
+//   grouped before as the glue streams them past, one at a time.  A probe
+//   returns every held row sharing a band key with the probing signature
+//   and resembling it at the threshold; what it holds is the new rows' keys,
+//   never the old rows.
+//
+//   Layout: the grouping's (grouping.cpp), so that append and a full
+//   grouping see the same candidates: the pigeonhole layout with no spare
+//   bands (exact: a pair at the threshold agrees on a whole band), or the
+//   caller's approximate one (recall =>, mh_recall_layout).  With no
+//   pigeonhole layout (a threshold so low that a band would be shorter than
+//   one value) every held row is a candidate.
+//
+//   Why this structure: the old rows are many (the whole table, of which
+//   most are singleton pivots) and the new ones few, so a probe must be
+//   cheap when it finds nothing, which is nearly always.  The keys of all
+//   bands are sorted together (a band's keys are seeded with its number, so
+//   bands do not mix); a bit filter of about 8 bits a key, small enough to
+//   stay in cache, answers most misses with one load, and a directory on
+//   the keys' high bits finds the run of a key that passes it.
+#include <algorithm>
+#include <new>
+
+#include "boundary.hpp"
+#include "budget.hpp"
+#include "lsh_internal.hpp"
+#include "minhash_core.h"
+#include "poller.hpp"
+
+struct MhBandProbe
+{
+	explicit MhBandProbe(uint64_t max_bytes)
+	    : budget(max_bytes), keyed(minhash::BudgetAllocator<std::pair<uint64_t, uint32_t>>(budget)),
+	      filter(minhash::BudgetAllocator<uint64_t>(budget)),
+	      directory(minhash::BudgetAllocator<uint32_t>(budget)),
+	      compared(minhash::BudgetAllocator<uint32_t>(budget))
+	{
+	}
+
+	// First, so that it outlives the vectors charged to it.
+	minhash::Budget budget;
+	const uint32_t *const *signatures = nullptr;
+	const uint8_t *empty = nullptr;
+	uint32_t count = 0;
+	uint32_t num_perm = 0;
+	double threshold = 0;
+	uint32_t bands = 0; // 0: every held row is a candidate
+	uint32_t rows = 0;
+	// (band key, row), every band's, sorted.
+	minhash::BudgetVector<std::pair<uint64_t, uint32_t>> keyed;
+	// A bit per (key & filter_mask): clear, no held row has that key.
+	minhash::BudgetVector<uint64_t> filter;
+	uint64_t filter_mask = 0;
+	// directory[h] .. directory[h + 1]: the keys whose top directory_bits are h.
+	minhash::BudgetVector<uint32_t> directory;
+	uint32_t directory_bits = 0;
+	// compared[row] == probes: the row was compared in this probe already.
+	minhash::BudgetVector<uint32_t> compared;
+	uint32_t probes = 0;
+};
+
+namespace
+{
+
+using minhash::Poller;
+
+uint32_t bits_for(uint64_t n)
+{
+	uint32_t bits = 0;
+	while ((uint64_t{1} << bits) < n && bits < 40) bits++;
+	return bits;
+}
+
+void build(MhBandProbe &probe, Poller &poller)
+{
+	const uint64_t entries = static_cast<uint64_t>(probe.count) * probe.bands;
+	if (entries >= UINT32_MAX) throw minhash::OverBudget{entries * 24};
+	probe.compared.assign(probe.count, UINT32_MAX);
+	if (probe.bands == 0) return;
+
+	probe.keyed.reserve(entries);
+	for (uint32_t row = 0; row < probe.count; row++)
+	{
+		if (probe.empty[row] != 0) continue;
+		for (uint32_t band = 0; band < probe.bands; band++)
+			probe.keyed.emplace_back(
+			    minhash::band_key(probe.signatures[row] + static_cast<size_t>(band) * probe.rows,
+			                      probe.rows, band),
+			    row);
+		poller.tick(probe.bands);
+	}
+	std::sort(probe.keyed.begin(), probe.keyed.end(), [&poller](const auto &x, const auto &y) {
+		poller.tick();
+		return x < y;
+	});
+
+	const uint64_t held = probe.keyed.size();
+	const uint32_t filter_bits = std::max<uint32_t>(6, bits_for(held * 8));
+	probe.filter_mask = (uint64_t{1} << filter_bits) - 1;
+	probe.filter.assign((uint64_t{1} << filter_bits) / 64, 0);
+	for (const auto &k : probe.keyed) probe.filter[(k.first & probe.filter_mask) >> 6] |= uint64_t{1} << (k.first & 63);
+	poller.tick(held);
+
+	probe.directory_bits = std::max<uint32_t>(1, bits_for(held / 2));
+	probe.directory.assign((size_t{1} << probe.directory_bits) + 1, 0);
+	const uint32_t shift = 64 - probe.directory_bits;
+	// directory[h] = the first key whose top bits are at least h.
+	size_t k = 0;
+	for (size_t h = 0; h <= (size_t{1} << probe.directory_bits); h++)
+	{
+		while (k < held && (probe.keyed[k].first >> shift) < h) k++;
+		probe.directory[h] = static_cast<uint32_t>(k);
+	}
+	poller.tick(held);
+}
+
+// Row `row` compared with the probing values, once per probe.
+void compare(MhBandProbe &probe, const uint32_t *values, uint32_t row, uint32_t *rows,
+             uint32_t *agreeing, uint32_t *found)
+{
+	if (probe.compared[row] == probe.probes) return;
+	probe.compared[row] = probe.probes;
+	const uint32_t a = mh_agreeing_positions(values, probe.signatures[row], probe.num_perm);
+	// mh_resemblance's arithmetic, as the grouping compares
+	if (static_cast<double>(a) / probe.num_perm >= probe.threshold)
+	{
+		rows[*found] = row;
+		agreeing[*found] = a;
+		(*found)++;
+	}
+}
+
+void find(MhBandProbe &probe, const uint32_t *values, uint32_t *rows, uint32_t *agreeing,
+          uint32_t *found)
+{
+	*found = 0;
+	if (++probe.probes == UINT32_MAX)
+	{
+		std::fill(probe.compared.begin(), probe.compared.end(), UINT32_MAX);
+		probe.probes = 0;
+	}
+	if (probe.bands == 0)
+	{
+		for (uint32_t row = 0; row < probe.count; row++)
+			if (probe.empty[row] == 0) compare(probe, values, row, rows, agreeing, found);
+		return;
+	}
+	// All the bands' keys first, their filter words prefetched, so that the
+	// loads (each likely a cache miss) overlap instead of following one
+	// another.
+	uint64_t keys[MH_MAX_NUM_PERM];
+	for (uint32_t band = 0; band < probe.bands; band++)
+	{
+		keys[band] =
+		    minhash::band_key(values + static_cast<size_t>(band) * probe.rows, probe.rows, band);
+		__builtin_prefetch(&probe.filter[(keys[band] & probe.filter_mask) >> 6]);
+	}
+	const uint32_t shift = 64 - probe.directory_bits;
+	for (uint32_t band = 0; band < probe.bands; band++)
+	{
+		const uint64_t key = keys[band];
+		if ((probe.filter[(key & probe.filter_mask) >> 6] & (uint64_t{1} << (key & 63))) == 0)
+			continue;
+		const uint64_t h = key >> shift;
+		for (uint32_t k = probe.directory[h]; k < probe.directory[h + 1]; k++)
+		{
+			if (probe.keyed[k].first < key) continue;
+			if (probe.keyed[k].first > key) break;
+			compare(probe, values, probe.keyed[k].second, rows, agreeing, found);
+		}
+	}
+}
+
+} // namespace
+
+extern "C" {
+
+MhStatus mh_band_probe_build(const uint32_t *const *signatures, const uint8_t *empty,
+                             uint32_t count, uint32_t num_perm, double threshold, uint32_t bands,
+                             uint32_t rows, uint64_t max_bytes, MhInterruptPoll poll,
+                             void *poll_arg, MhBandProbe **probe, uint64_t *memory) noexcept
+{
+	*probe = nullptr;
+	*memory = 0;
+	MhBandProbe *made = nullptr;
+	const MhStatus status = minhash::guarded([&]() -> MhStatus {
+		MH_INJECTION_POINT("mh_band_probe_build");
+		if (mh_check_threshold(threshold) != MH_OK) return MH_ERR_THRESHOLD_RANGE;
+		if (num_perm < MH_MIN_NUM_PERM || num_perm > MH_MAX_NUM_PERM)
+			return MH_ERR_NUM_PERM_RANGE;
+		if (bands != 0 && mh_check_layout(bands, rows, num_perm) != MH_OK)
+			return MH_ERR_BANDS_RANGE;
+		if (bands == 0)
+		{
+			MhPigeonholeLayout layout;
+			const MhStatus s = mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
+			if (s == MH_OK)
+			{
+				bands = layout.bands;
+				rows = layout.rows;
+			}
+			else if (s != MH_ERR_BANDS_RANGE)
+				return s;
+		}
+		if (sizeof(MhBandProbe) > max_bytes) return MH_ERR_TOO_LARGE;
+		made = new MhBandProbe(max_bytes - sizeof(MhBandProbe));
+		made->signatures = signatures;
+		made->empty = empty;
+		made->count = count;
+		made->num_perm = num_perm;
+		made->threshold = threshold;
+		made->bands = bands;
+		made->rows = rows;
+		Poller poller(poll, poll_arg);
+		try
+		{
+			build(*made, poller);
+		}
+		catch (const minhash::OverBudget &over)
+		{
+			*memory = std::max<uint64_t>(over.wanted, static_cast<uint64_t>(count) * (24 * bands + 8)) +
+			          sizeof(MhBandProbe);
+			return MH_ERR_TOO_LARGE;
+		}
+		*memory = made->budget.peak() + sizeof(MhBandProbe);
+		return MH_OK;
+	});
+	if (status != MH_OK)
+	{
+		delete made;
+		return status;
+	}
+	*probe = made;
+	return MH_OK;
+}
+
+// Cannot throw: hashing and comparisons over arrays the build allocated.
+MhStatus mh_band_probe_find(MhBandProbe *probe, const uint32_t *values, uint32_t *rows,
+                            uint32_t *agreeing, uint32_t *found) noexcept
+{
+	find(*probe, values, rows, agreeing, found);
+	return MH_OK;
+}
+
+uint64_t mh_band_probe_bytes(const MhBandProbe *probe) noexcept
+{
+	return probe->budget.held() + sizeof(MhBandProbe);
+}
+
+void mh_band_probe_free(MhBandProbe *probe) noexcept { delete probe; }
+
+} // extern "C"

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# near_dupe_groups_append against a full regrouping, side by side:
+#
+#   flock /work/bench.lock bash test/bench/append_bench.sh [DOCS]
+#
+# DOCS (default 1,100,000) realistic documents (test/corpus/
+# generate_realistic.sql, in the database realistic_<DOCS>, reused when
+# present: test/bench/realistic_lib.sh); the first 10/11 of them (id <=
+# DOCS * 10 / 11) grouped and stored (ab_groups), then the last 1/11 (10% of
+# the stored rows) appended, beside near_dupe_groups over all DOCS.  Exact at
+# 0.8, and at 0.6 with recall 0.99.  Each timed call runs in a fresh session
+# (warmed up on a tiny table) while this script samples the backend's private
+# memory (RssAnon in /proc/PID/status, every 10 ms, as test/stress/
+# group_memory.sh does); printed: wall seconds, the backend's CPU seconds
+# (utime + stime: steadier than wall time on a shared machine), peak private
+# memory above the session's before the call, rows.  Then the rules of the
+# append checked on its rows (test/bench/append_bench.sql).  Prints figures;
+# with APPEND_SHORT=1 (the short version in the test command) fails only if
+# a rule does not hold, never on time.
+# Environment: APPEND_WORK_MEM (default 64MB: the anti-join's hash of the
+# stored keys), APPEND_GROUP_MEMORY (8GB: both calls run, the peak is
+# measured, not capped).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source test/bench/realistic_lib.sh
+DOCS=${1:-1100000}
+FIRST=$((DOCS * 10 / 11))
+WORK_MEM=${APPEND_WORK_MEM:-64MB}
+GROUP_MEMORY=${APPEND_GROUP_MEMORY:-8GB}
+SHORT=${APPEND_SHORT:-0}
+started=$SECONDS
+WORK="$(mktemp -d /tmp/minhash-append-bench.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+
+realistic_corpus "$DOCS"
+psql -X -q -d "$RDB" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS minhash" >/dev/null
+
+# timed LABEL STATEMENT: runs STATEMENT in a fresh session; appends a line
+# "label wall cpu peak_kb" to $WORK/figures.
+timed() {
+    local label="$1" statement="$2" dir pid psql_pid peak=0 base v
+    dir="$(mktemp -d "$WORK/call.XXXXXX")"
+    cat >"$dir/script.sql" <<SQL
+\set ON_ERROR_STOP 1
+SET work_mem = '$WORK_MEM';
+SET minhash.group_memory = '$GROUP_MEMORY';
+SELECT count(*) FROM near_dupe_groups('ab_tiny', 'id', 'sig', 0.8) \g /dev/null
+SELECT count(*) FROM near_dupe_groups_append('ab_tiny_groups', 'ab_tiny', 'id', 'sig', 0.8) \g /dev/null
+SELECT count(*) FROM (SELECT key FROM ab_groups LIMIT 1) s \g /dev/null
+SELECT pg_backend_pid() AS bpid \gset
+\setenv AB_BPID :bpid
+\! awk '/^RssAnon:/ {print \$2}' /proc/\$AB_BPID/status > $dir/base; awk '{print \$14 + \$15}' /proc/\$AB_BPID/stat > $dir/cpu0; echo \$AB_BPID > $dir/pid
+SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
+$statement;
+SELECT round((extract(epoch FROM clock_timestamp()) - :t0)::numeric, 2) AS wall \gset
+\setenv AB_WALL :wall
+\! awk '{print \$14 + \$15}' /proc/\$AB_BPID/stat > $dir/cpu1; echo \$AB_WALL > $dir/wall; touch $dir/done
+SQL
+    psql -X -q -d "$RDB" -f "$dir/script.sql" >"$dir/out" 2>&1 &
+    psql_pid=$!
+    until [[ -e $dir/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
+    if [[ -e $dir/pid ]]; then
+        pid=$(cat "$dir/pid")
+        while [[ ! -e $dir/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
+            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+            ((v > peak)) && peak=$v
+            sleep 0.01
+        done
+    fi
+    if ! wait "$psql_pid" || [[ ! -e $dir/done ]]; then
+        cat "$dir/out"
+        echo "append_bench: $label failed"
+        exit 1
+    fi
+    base=$(cat "$dir/base")
+    printf '%s %s %s %s\n' "$label" "$(cat "$dir/wall")" \
+        "$(awk -v a="$(cat "$dir/cpu0")" -v b="$(cat "$dir/cpu1")" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", (b - a) / hz}')" \
+        $((peak > base ? peak - base : 0)) >>"$WORK/figures"
+}
+
+echo "append_bench: $DOCS documents, the first $FIRST grouped and stored, $((DOCS - FIRST)) appended; work_mem $WORK_MEM"
+for config in "0.8 null" "0.6 0.99"; do
+    read -r t recall <<<"$config"
+    if [[ $recall == null ]]; then args="$t"; else args="$t, NULL::text, $recall"; fi
+    psql -X -q -P pager=off -d "$RDB" -v step=setup -v first="$FIRST" -v t="$t" -v recall="$recall" \
+        -f test/bench/append_bench.sql
+    : >"$WORK/figures"
+    timed regroup "DROP TABLE IF EXISTS ab_regroup; CREATE TABLE ab_regroup AS SELECT * FROM near_dupe_groups('real_docs', 'id', 'sig', $args)"
+    timed append "DROP TABLE IF EXISTS ab_appended; CREATE TABLE ab_appended AS SELECT * FROM near_dupe_groups_append('ab_groups', 'real_docs', 'id', 'sig', $args)"
+    psql -X -q -P pager=off -d "$RDB" -c "ANALYZE ab_appended" -c "ANALYZE ab_regroup"
+    rows_regroup=$(psql -X -At -d "$RDB" -c "SELECT count(*) FROM ab_regroup")
+    rows_append=$(psql -X -At -d "$RDB" -c "SELECT count(*) FROM ab_appended")
+    awk -v t="$t" -v recall="$recall" -v rr="$rows_regroup" -v ra="$rows_append" '
+        {wall[$1] = $2; cpu[$1] = $3; peak[$1] = $4}
+        END {
+            printf "threshold %s, recall %s\n", t, recall
+            printf "  %-8s %9s %9s %12s %10s\n", "call", "wall s", "cpu s", "peak MB", "rows"
+            printf "  %-8s %9.2f %9.2f %12.1f %10d\n", "regroup", wall["regroup"], cpu["regroup"], peak["regroup"] / 1024, rr
+            printf "  %-8s %9.2f %9.2f %12.1f %10d\n", "append", wall["append"], cpu["append"], peak["append"] / 1024, ra
+            printf "  append / regroup: wall %.2f, cpu %.2f, peak memory %.2f\n",
+                wall["append"] / wall["regroup"], cpu["append"] / (cpu["regroup"] > 0 ? cpu["regroup"] : 1),
+                peak["append"] / (peak["regroup"] > 0 ? peak["regroup"] : 1)
+        }' "$WORK/figures"
+    psql -X -q -P pager=off -d "$RDB" -v step=check -v t="$t" -v recall="$recall" -v short="$SHORT" \
+        -f test/bench/append_bench.sql
+done
+echo "append_bench: $DOCS documents, $((SECONDS - started)) s in all"
