@@ -483,9 +483,9 @@ typedef struct MhPair
  * *bytes bytes of mh_large_alloc memory the caller frees with mh_large_free
  * (NULL when there are none).
  *
- * Memory: what it allocates, the band sort (16 bytes a row) and the pairs,
- * is charged against max_bytes before it is allocated, so it never holds
- * more.  On MH_OK *memory is the most it held at once, the pairs handed
+ * Memory: what it allocates, the band sort (16 bytes a row with a set: an
+ * empty row is in no bucket) and the pairs, is charged against max_bytes
+ * before it is allocated, so it never holds more.  On MH_OK *memory is the most it held at once, the pairs handed
  * over included.  MH_ERR_TOO_LARGE when it would have held more than
  * max_bytes: *memory is what it would then have held (it needs at least
  * that), *pair_count the pairs found before.  On an error the outputs hold
