@@ -51,8 +51,8 @@ public:
 		for (uint32_t i = 0; i < count; i++)
 		{
 			const uint32_t row = keyed_[i].second;
-			keyed_[i] = {band_key(signatures_[row] + static_cast<size_t>(band) * rows_, rows_, band),
-			             row};
+			keyed_[i] = {
+			    band_key(signatures_[row] + static_cast<size_t>(band) * rows_, rows_, band), row};
 			poller_.tick();
 		}
 		Poller &poller = poller_;

@@ -25,7 +25,10 @@ extern "C"
 	// other: one group, pairs by the million, flags naming an unrelated row.
 	// The size alone decides, so a signature stored by any version is
 	// recognized.
-	int mh_is_empty(const MhSummary *summary) noexcept { return summary->distinct_shingles == 0; }
+	int mh_is_empty(const MhSummary *summary) noexcept
+	{
+		return summary->distinct_shingles == 0;
+	}
 
 	// Pr[min h(A) = min h(B)] = |A ∩ B| / |A ∪ B| (Broder 1997), so the fraction
 	// of agreeing positions estimates the resemblance S_R; 0 when either set is

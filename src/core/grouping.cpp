@@ -191,7 +191,8 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 			else
 			{
 				pivots[i] = first;
-				resemblance[i] = resemblance_of(signatures[first], false, signatures[i], false, num_perm);
+				resemblance[i] =
+				    resemblance_of(signatures[first], false, signatures[i], false, num_perm);
 			}
 			poller.tick();
 		}
