@@ -18,8 +18,8 @@ SELECT minhash_size(minhash('thanks'::text)) AS one_word,
        resemblance(minhash('thanks'::text), minhash('Thanks!'::text)) AS same_short,
        resemblance(minhash('thanks'::text), minhash('thanks a lot'::text)) AS different_short;
 
--- No words: the empty signature.  Two empty documents are the same (empty)
--- set; an empty and a non-empty document share nothing.
+-- No words: the empty signature, which resembles nothing, another empty one
+-- and itself included (sql/empty_documents.sql).
 SELECT minhash_size(minhash('...!!! ---'::text, 4)) AS size,
        minhash('...!!! ---'::text, 4) = minhash(''::text, 4) AS same_as_empty,
        resemblance(minhash(''::text), minhash('  '::text)) AS both_empty,

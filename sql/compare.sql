@@ -63,7 +63,10 @@ SELECT round(containment(minhash(m.t, 256), minhash(r.t, 256))::numeric, 1) AS m
        containment(minhash(r.t, 256), minhash(m.t, 256)) < 0.6 AS reply_in_memo_small,
        minhash_size(minhash(m.t, 256)) AS memo_shingles, minhash_size(minhash(r.t, 256)) AS reply_shingles
   FROM memo m, reply r;
-SELECT containment(minhash(''::text), minhash('a b c d e'::text)) AS empty_in_anything;
+-- Nothing is contained in or contains an empty signature, which resembles
+-- nothing.
+SELECT containment(minhash(''::text), minhash('a b c d e'::text)) AS empty_in_words,
+       containment(minhash('a b c d e'::text), minhash(''::text)) AS words_in_empty;
 
 -- NULLs.
 SELECT resemblance(NULL, sig) IS NULL AS a, (sig % NULL) IS NULL AS b, (NULL <%> sig) IS NULL AS c,

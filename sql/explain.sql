@@ -78,7 +78,8 @@ SELECT regexp_replace(a_marked, '</?mark[^>]*>', '', 'g') = replace(replace(a, '
   FROM ex1_docs, highlight(a, b);
 
 -- Empty and short texts (as minhash(): a text shorter than min_words words
--- is one chunk of all its words, matching only the same words).
+-- is one chunk of all its words, matching only the same words; a text
+-- without words has nothing in common with any, 0, as its signature).
 SELECT shingle_resemblance('', '') AS both_empty, shingle_resemblance('', 'a b c') AS one_empty,
        shingle_resemblance('...', '!!!') AS no_words;
 SELECT * FROM chunk_similarity('', '');

@@ -5,7 +5,8 @@
 -- words 10, 20, .. 10m of 60 (each edit changes 5 of 56 shingles, so
 -- neighbours resemble each other about 0.84, members two edits apart 0.70),
 -- and members 2 and 5 add a greeting; a few loners, two identical copies
--- and two empty documents.
+-- and two documents without words, which resemble nothing (no pair, each a
+-- group of its own with resemblance 0).
 CREATE TABLE gd (id int, body text, sig minhash);
 INSERT INTO gd (id, body)
 SELECT f * 10 + m,
@@ -50,7 +51,9 @@ SELECT * FROM near_dupe_groups('gd', 'id', 'sig', 0.8);
 
 -- The invariants, at several thresholds: every row exactly once; each
 -- member's resemblance to its pivot reaches the threshold and is the one
--- reported; the pivot is its own member with resemblance 1 and ranks first
+-- reported; a document without words is alone in its group; the pivot is
+-- its own member with its resemblance to itself (1; 0 without words) and
+-- ranks first
 -- in its group (most distinct shingles, then smallest key); group ids are
 -- 1 .. G in pivot order; and the groups are the greedy walk's: each row's
 -- pivot is the best-ranked pivot within the threshold, and no pivot is within
@@ -64,9 +67,10 @@ LANGUAGE sql AS $$
 	SELECT t, (SELECT count(DISTINCT group_id) FROM g), (SELECT count(*) FROM g),
 	       (SELECT count(*) FROM gd WHERE id NOT IN (SELECT id FROM g))
 	     + (SELECT count(*) - count(DISTINCT id) FROM g)
-	     + (SELECT count(*) FROM r WHERE resemblance IS DISTINCT FROM resemblance(sig, pivot_sig) OR resemblance < t)
+	     + (SELECT count(*) FROM r WHERE resemblance IS DISTINCT FROM resemblance(sig, pivot_sig) OR (id <> pivot AND resemblance < t))
+	     + (SELECT count(*) FROM r WHERE (size = 0 OR pivot_size = 0) AND id <> pivot)
 	     + (SELECT count(*) FROM r WHERE size > pivot_size OR (size = pivot_size AND id < pivot))
-	     + (SELECT count(*) FROM pivots p WHERE NOT EXISTS (SELECT 1 FROM g WHERE g.id = p.pivot AND g.pivot = p.pivot AND g.resemblance = 1))
+	     + (SELECT count(*) FROM pivots p WHERE NOT EXISTS (SELECT 1 FROM g WHERE g.id = p.pivot AND g.pivot = p.pivot AND g.resemblance = resemblance(p.pivot_sig, p.pivot_sig)))
 	     + (SELECT count(*) FROM (SELECT max(group_id) - count(DISTINCT group_id) AS gap FROM g) x WHERE gap <> 0)
 	     + (SELECT count(*) FROM pivots a JOIN pivots b ON a.group_id < b.group_id
 	         WHERE (a.pivot_size, -a.pivot) < (b.pivot_size, -b.pivot))

@@ -11,7 +11,8 @@
 -- a band, and left out (the minhash.threshold setting, which % reads);
 -- integer keys, text keys (whose order is not the integers'), keys in their
 -- own type; ties of size everywhere, identical signatures whose keys rank
--- before and after their original's, empty documents, a document shorter
+-- before and after their original's, documents without words (each a
+-- group of its own, resemblance 0, two of them identical), a document shorter
 -- than a shingle, and a null signature (keys are unique and not null, as
 -- near_dupe_groups requires).  The approximate grouping
 -- (recall =>) exists in the engine only: the SQL path is exact.
@@ -30,7 +31,8 @@ SELECT f * 100 + m, 'K' || (f * 100 + m),
 INSERT INTO gs_docs
 SELECT -d.id, 'K-' || d.id, d.body FROM gs_docs d WHERE d.id IN (103, 507)
 UNION ALL SELECT 10000 + d.id, 'K' || (10000 + d.id), d.body FROM gs_docs d WHERE d.id IN (103, 204)
-UNION ALL VALUES (9001, 'K9001', ''), (9002, 'K9002', ' ... '), (9003, 'K9003', 'three short words'),
+UNION ALL VALUES (9001, 'K9001', ''), (9002, 'K9002', ' ... '), (9006, 'K9006', '😀 -- 🎉'),
+                 (9007, 'K9007', ' ... '), (9003, 'K9003', 'three short words'),
                  (9004, 'K9004', (SELECT body FROM gs_docs WHERE id = 305)), (9005, 'K9005', NULL);
 CREATE TABLE gs (id int, k text, sig_1 minhash, sig_2 minhash, sig_3 minhash, sig_16 minhash,
                  sig_64 minhash, sig_128 minhash, sig_256 minhash);
@@ -67,6 +69,14 @@ BEGIN
 	  FROM unnest(engine, by_sql) u(a, b);
 END $$;
 
+-- The rows of the statement a near_dupe_query returns.
+CREATE FUNCTION pg_temp.sql_groups(query text)
+RETURNS TABLE (group_id bigint, key text, pivot text, resemblance double precision)
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE query;
+END $$;
+
 SET enable_hashagg = off;
 SET enable_mergejoin = off;
 
@@ -91,6 +101,15 @@ SELECT n AS num_perm, count(*) AS thresholds, count(DISTINCT groups) AS distinct
   FROM gs_results GROUP BY n ORDER BY n;
 -- Any threshold where they differ, by name (none).
 SELECT * FROM gs_results WHERE differences > 0 ORDER BY n, t;
+-- Documents without words: each alone in its group, its own pivot, with
+-- resemblance 0, at every threshold of the grid, in both.
+SELECT count(*) AS checked, count(*) FILTER (WHERE g.key <> g.pivot OR g.resemblance <> 0 OR g.size <> 1) AS not_alone
+  FROM (SELECT x.*, count(*) OVER (PARTITION BY x.path, x.t, x.group_id) AS size
+          FROM (SELECT 'engine' AS path, t, e.* FROM unnest(ARRAY[0.05, 0.3, 0.8, 1]) t, near_dupe_groups('gs', 'k', 'sig_16', t) e
+                UNION ALL
+                SELECT 'sql', t, s.* FROM unnest(ARRAY[0.05, 0.3, 0.8, 1]) t,
+                       LATERAL pg_temp.sql_groups(near_dupe_query('gs', 'k', 'sig_16', t, groups => true)) s) x) g
+ WHERE g.key IN ('K9001', 'K9002', 'K9006', 'K9007');
 
 -- The threshold left out: the setting, exactly as % reads it, also where
 -- SHOW rounds it (0.123456789) and just above 0.

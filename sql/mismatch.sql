@@ -26,9 +26,10 @@ SELECT minhash('a b c'::text, 64) % minhash('a b c'::text, 64) AS same,
        resembles(minhash('a b c'::text, 64), minhash('a b c'::text, 64), 0) AS resembles_same;
 RESET minhash.threshold;
 -- Empty signatures hold the same values (ffffffff) whatever their
--- parameters, so they share band keys, but their headers say how they were
--- built: two empty signatures of other parameters are refused too (and an
--- index's recheck refuses them, below).
+-- parameters, but their headers say how they were built: two empty
+-- signatures of other parameters are refused too, before the rule that an
+-- empty signature resembles nothing (% is false for two of the same
+-- parameters).
 SELECT minhash(''::text, 4) AS words_k5, minhash(''::text, 4, 3) AS words_k3,
        minhash_chars('', 5, 4) AS chars_q5, minhash('{}'::text[], 4) AS set;
 SELECT minhash(''::text, 4) % minhash(''::text, 4) AS same_params,
@@ -149,8 +150,9 @@ EXECUTE mixed_similar(:'query_a');
 EXECUTE mixed_query(:'query_a');
 EXECUTE mixed_resembles(:'query_a');
 RESET plan_cache_mode;
--- The empty query shares its band keys with the empty rows of words k=3
--- (420 to 439): the index proposes them, and the recheck raises.
+-- The empty query resembles nothing and has no band keys: the index returns
+-- no row and compares nothing, where a sequential scan would compare it
+-- with the empty rows of words k=3 (420 to 439) and raise.
 SELECT mixed_plan(format('SELECT id FROM mixed WHERE sig %%> minhash_query(%L::minhash, 0.8)', :'query_empty'));
 SELECT array_agg(id) FROM mixed WHERE sig %> minhash_query(:'query_empty'::minhash, 0.8);
 SELECT array_agg(id) FROM mixed WHERE resembles(sig, :'query_empty', 0.8);
@@ -187,7 +189,8 @@ RESET plan_cache_mode;
 -- the new row.  The other parameter sets join the column (with the trigger
 -- disabled, as for rebuilding a column's signatures with other parameters):
 -- a new row of set A meets set A's rows only; a new empty row of set A
--- meets the empty rows of words k=3 and raises.
+-- resembles nothing, so it is not looked up: no flag, and no comparison
+-- with the empty rows of words k=3.
 ALTER TABLE mixed_flags DISABLE TRIGGER flag_dups;
 INSERT INTO mixed_flags (id, sig) SELECT id, sig FROM mixed WHERE id >= 60;
 ALTER TABLE mixed_flags ENABLE TRIGGER flag_dups;

@@ -80,6 +80,7 @@ extern text *minhash_fetch_text(Datum datum);
 /* minhash_compare.c */
 extern double minhash_signature_resemblance(const MinHash *a, const MinHash *b);
 extern bool minhash_is_near_duplicate(const MinHash *a, const MinHash *b, double threshold);
+extern bool minhash_signature_is_empty(const MinHash *sig);
 
 /* minhash_io.c */
 extern Datum minhash_in(PG_FUNCTION_ARGS);

@@ -346,3 +346,39 @@ minhash_tokens(PG_FUNCTION_ARGS)
 	}
 	PG_RETURN_DATUM(makeArrayResult(result, CurrentMemoryContext));
 }
+
+PG_FUNCTION_INFO_V1(minhash_document_class);
+/*
+ * minhash_document_class(doc text): 'no words', 'numbers only' or 'words',
+ * by the words minhash() sees, so that 'no words' is exactly a document
+ * whose signature is empty (minhash_size 0).  Stops reading at the first
+ * word that is not a number.
+ */
+Datum
+minhash_document_class(PG_FUNCTION_ARGS)
+{
+	text	   *doc = minhash_fetch_text(PG_GETARG_DATUM(0));
+	size_t		length;
+	const char *data = minhash_text_utf8(doc, &length);
+	size_t		position = 0;
+	uint8		document_class = MH_CLASS_NO_WORDS;
+
+	while (position < length && document_class != MH_CLASS_WORDS)
+	{
+		MhStatus	status;
+
+		CHECK_FOR_INTERRUPTS();
+		status = mh_classify_text(data, length, &position, FEED_PIECE_BYTES, &document_class);
+		if (status != MH_OK)
+			minhash_report_core_failure(status, "classify document");
+	}
+	switch (document_class)
+	{
+		case MH_CLASS_NO_WORDS:
+			PG_RETURN_TEXT_P(cstring_to_text("no words"));
+		case MH_CLASS_NUMBERS_ONLY:
+			PG_RETURN_TEXT_P(cstring_to_text("numbers only"));
+		default:
+			PG_RETURN_TEXT_P(cstring_to_text("words"));
+	}
+}

@@ -22,10 +22,21 @@ minhash_signature_resemblance(const MinHash *a, const MinHash *b)
 	return mh_resemblance(&sa, a->values, &sb, b->values);
 }
 
+/* A signature of no words, which resembles nothing (mh_is_empty). */
+bool
+minhash_signature_is_empty(const MinHash *sig)
+{
+	MhSummary	summary;
+
+	minhash_get_summary(sig, &summary);
+	return mh_is_empty(&summary) != 0;
+}
+
 /*
  * The near-duplicate test of % and %> (so of resembles(), the flagging
  * trigger and a gin_minhash_ops scan's recheck): resemblance at least
- * threshold.  Signatures built with other parameters (kind, number of
+ * threshold, never for an empty signature (mh_resembles), also at threshold
+ * 0.  Signatures built with other parameters (kind, number of
  * values, shingle size or seed; an empty one too, whose header says how it
  * was built) are refused with the mismatch error, as the measures refuse
  * them: "false" would read as "not a near-duplicate" when nothing was
@@ -38,7 +49,14 @@ minhash_signature_resemblance(const MinHash *a, const MinHash *b)
 bool
 minhash_is_near_duplicate(const MinHash *a, const MinHash *b, double threshold)
 {
-	return minhash_signature_resemblance(a, b) >= threshold;
+	MhSummary	sa,
+				sb;
+
+	minhash_get_summary(a, &sa);
+	minhash_get_summary(b, &sb);
+	if (mh_params_match(&sa.params, &sb.params) != MH_OK)
+		minhash_report_mismatch(&sa.params, &sb.params);
+	return mh_resembles(&sa, a->values, &sb, b->values, threshold) != 0;
 }
 
 PG_FUNCTION_INFO_V1(minhash_resemblance);
@@ -73,7 +91,10 @@ minhash_similar(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(minhash_containment);
-/* containment(a, b): estimated fraction of a's shingles that are in b */
+/*
+ * containment(a, b): estimated fraction of a's shingles that are in b; 0
+ * when either is empty (mh_containment)
+ */
 Datum
 minhash_containment(PG_FUNCTION_ARGS)
 {

@@ -44,6 +44,14 @@
  * grow with the number of distinct keys, and 2^20 keys shared by many rows
  * compress into posting lists.
  *
+ * An empty signature (a document without words) resembles nothing, so it
+ * has no keys: its row is indexed as an item without keys, which only a
+ * scan reading every item (D >= b) visits, and whose recheck refuses it; a
+ * query with an empty signature extracts no keys and matches nothing without
+ * reading the index.  An index built when empty rows had keys stays valid:
+ * those keys, of values all ffffffff, meet only by chance a non-empty query,
+ * whose recheck refuses the row.
+ *
  * The layout is stored with the index.  A GIN opclass cannot keep a
  * metapage, and PostgreSQL records only the opclass options a user gave, so
  * the option `layout` names the version of every choice above (exact layout
@@ -354,6 +362,11 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
 	MhIndexLayout layout;
 
 	exact_layout(fcinfo, sig->num_perm, &layout);
+	if (minhash_signature_is_empty(sig))
+	{
+		*nentries = 0;
+		PG_RETURN_POINTER(NULL);
+	}
 	*nentries = (int32) layout.bands;
 	PG_RETURN_POINTER(band_entries(sig, &layout));
 }
@@ -376,6 +389,12 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	uint32		max_disagreements;
 
 	exact_layout(fcinfo, sig->num_perm, &layout);
+	if (minhash_signature_is_empty(sig))
+	{
+		/* no keys in the default mode: GIN returns no row, reading nothing */
+		*nentries = 0;
+		PG_RETURN_POINTER(NULL);
+	}
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
 	if (max_disagreements >= layout.bands)
 	{
@@ -397,6 +416,11 @@ minhash_gin_approx_extract_value(PG_FUNCTION_ARGS)
 	MhIndexLayout layout;
 
 	approx_layout(fcinfo, sig->num_perm, &layout);
+	if (minhash_signature_is_empty(sig))
+	{
+		*nentries = 0;
+		PG_RETURN_POINTER(NULL);
+	}
 	*nentries = (int32) layout.bands;
 	PG_RETURN_POINTER(band_entries(sig, &layout));
 }
@@ -421,6 +445,11 @@ minhash_gin_approx_extract_query(PG_FUNCTION_ARGS)
 		elog(ERROR, "unrecognized strategy number: %d", strategy);
 	sig = query_signature(fcinfo, strategy, &threshold);
 	approx_layout(fcinfo, sig->num_perm, &layout);
+	if (minhash_signature_is_empty(sig))
+	{
+		*nentries = 0;
+		PG_RETURN_POINTER(NULL);
+	}
 	max_disagreements = mh_max_disagreements(threshold, sig->num_perm);
 	PG_RETURN_POINTER(query_entries(sig, &layout,
 									max_disagreements < layout.bands ?

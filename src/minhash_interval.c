@@ -15,8 +15,8 @@
 
 /*
  * The interval for two signatures.  Signatures built differently are refused
- * like resemblance() refuses them.  Empty documents are certain: both empty
- * is resemblance 1, one empty is 0.
+ * like resemblance() refuses them.  An empty signature is certain: it
+ * resembles nothing (mh_resemblance), so the interval is [0, 0].
  */
 static void
 interval_of(const MinHash *a, const MinHash *b, double confidence, double *lower, double *upper)
@@ -34,7 +34,7 @@ interval_of(const MinHash *a, const MinHash *b, double confidence, double *lower
 	if (mh_params_match(&sa.params, &sb.params) != MH_OK)
 		minhash_report_mismatch(&sa.params, &sb.params);
 
-	if (sa.distinct_shingles == 0 || sb.distinct_shingles == 0)
+	if (mh_is_empty(&sa) || mh_is_empty(&sb))
 		*lower = *upper = mh_resemblance(&sa, a->values, &sb, b->values);
 	else
 	{

@@ -71,7 +71,7 @@ statistic_matches(Datum value, const MinHash *query, double threshold)
 	minhash_get_summary(query, &sq);
 	if (mh_params_match(&ss.params, &sq.params) != MH_OK)
 		return false;
-	return mh_resemblance(&ss, sig->values, &sq, query->values) >= threshold;
+	return mh_resembles(&ss, sig->values, &sq, query->values, threshold) != 0;
 }
 
 /* % on a statistics value: (minhash, minhash), minhash.threshold */

@@ -984,8 +984,8 @@ PG_FUNCTION_INFO_V1(minhash_flag_duplicates);
  * minhash_flag_duplicates(sig_column, flag_column, threshold [, key_column
  * [, 'lock' | 'nolock']]): the new row's flag column becomes the key of the
  * most similar other row whose signature resembles the new one at least at
- * the threshold, or NULL (also when the new signature is NULL, unless a
- * later BEFORE trigger may set it: check_null_signature).
+ * the threshold, or NULL (also when the new signature is empty, or NULL
+ * unless a later BEFORE trigger may set it: check_null_signature).
  */
 Datum
 minhash_flag_duplicates(PG_FUNCTION_ARGS)
@@ -998,6 +998,7 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 	FlagTrigger *flag_trigger = flag_trigger_for(trigdata, fcinfo->flinfo->fn_oid);
 	Datum		sig;
 	bool		sig_isnull;
+	bool		look_up;
 	Datum		flag = (Datum) 0;
 	bool		flag_isnull = true;
 	int			flag_column = flag_trigger->config.flag_attnum;
@@ -1008,9 +1009,15 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 		sig = heap_getattr(tuple, flag_trigger->config.sig_attnum, desc, &sig_isnull);
 		if (sig_isnull)
 			check_null_signature(trigdata, flag_trigger, fcinfo->flinfo->fn_oid);
-		if (!sig_isnull && flag_trigger->config.lock_near_duplicates)
+		/*
+		 * An empty signature (a document without words) resembles nothing:
+		 * its flag stays null, with no lookup and no lock to take.  The
+		 * lookup's %> never names an empty row either.
+		 */
+		look_up = !sig_isnull && !minhash_signature_is_empty(DatumGetMinHashP(sig));
+		if (look_up && flag_trigger->config.lock_near_duplicates)
 			lock_near_duplicates(rel, sig, flag_trigger->config.threshold);
-		if (!sig_isnull)
+		if (look_up)
 			flag = most_similar_key(trigdata, flag_trigger, sig, &flag_isnull);
 	}
 	PG_FINALLY();

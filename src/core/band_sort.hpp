@@ -21,15 +21,24 @@ namespace minhash
 class BandSort
 {
 public:
-	// Room for count rows' keys (16 bytes a row), charged to the budget.
-	BandSort(const uint32_t *const *signatures, uint32_t count, uint32_t rows, Budget &budget,
-	            Poller &poller)
+	// Room for the keys of count rows (16 bytes a row), charged to the
+	// budget.  Rows whose set is empty (empty[i] non-zero) are left out of
+	// every bucket: an empty signature resembles nothing, and its values,
+	// all MH_EMPTY_VALUE, would put every empty row into one bucket of every
+	// band, a bucket read in full by each of them.
+	BandSort(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+	         uint32_t rows, Budget &budget, Poller &poller)
 	    : signatures_(signatures), rows_(rows), poller_(poller),
-	      keyed_(count, BudgetAllocator<std::pair<uint64_t, uint32_t>>(budget))
+	      keyed_(BudgetAllocator<std::pair<uint64_t, uint32_t>>(budget))
 	{
+		uint32_t kept = 0;
+		for (uint32_t i = 0; i < count; i++) kept += empty[i] == 0;
+		keyed_.resize(kept);
+		for (uint32_t i = 0, k = 0; i < count; i++)
+			if (empty[i] == 0) keyed_[k++].second = i;
 	}
 
-	// The bytes the constructor charges for count rows.
+	// The most bytes the constructor charges for count rows.
 	static uint64_t bytes(uint32_t count)
 	{
 		return static_cast<uint64_t>(count) * sizeof(std::pair<uint64_t, uint32_t>);
@@ -41,8 +50,9 @@ public:
 		const auto count = static_cast<uint32_t>(keyed_.size());
 		for (uint32_t i = 0; i < count; i++)
 		{
-			keyed_[i] = {band_key(signatures_[i] + static_cast<size_t>(band) * rows_, rows_, band),
-			             i};
+			const uint32_t row = keyed_[i].second;
+			keyed_[i] = {
+			    band_key(signatures_[row] + static_cast<size_t>(band) * rows_, rows_, band), row};
 			poller_.tick();
 		}
 		Poller &poller = poller_;

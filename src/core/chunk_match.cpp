@@ -509,8 +509,8 @@ void finish_stats(MhChunkStats *stats)
 	const double l = static_cast<double>(stats->longer_words);
 	const double s = static_cast<double>(stats->shorter_words);
 	if (stats->longer_words == 0)
-	{ // both empty: the same (no) text
-		stats->s_j = stats->s_l = 1.0;
+	{ // both empty: nothing in common, as resemblance() says of them
+		stats->s_j = stats->s_l = 0.0;
 		return;
 	}
 	stats->s_j = c / (l + s - c);

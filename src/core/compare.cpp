@@ -18,24 +18,44 @@ extern "C"
 		return agreeing;
 	}
 
+	// A signature of no shingles (a document without words: size 0, every
+	// value MH_EMPTY_VALUE) resembles nothing, itself included.  As sets two
+	// empty documents are equal, but "equal" would make every empty,
+	// whitespace-only and punctuation-only document a near-duplicate of every
+	// other: one group, pairs by the million, flags naming an unrelated row.
+	// The size alone decides, so a signature stored by any version is
+	// recognized.
+	int mh_is_empty(const MhSummary *summary) noexcept
+	{
+		return summary->distinct_shingles == 0;
+	}
+
 	// Pr[min h(A) = min h(B)] = |A ∩ B| / |A ∪ B| (Broder 1997), so the fraction
-	// of agreeing positions estimates the resemblance S_R.  Empty sets: two empty
-	// documents are the same set (1), an empty and a non-empty one share nothing.
+	// of agreeing positions estimates the resemblance S_R; 0 when either set is
+	// empty (mh_is_empty).
 	double mh_resemblance(const MhSummary *a, const uint32_t *a_values, const MhSummary *b,
 	                      const uint32_t *b_values) noexcept
 	{
-		const bool a_empty = a->distinct_shingles == 0;
-		const bool b_empty = b->distinct_shingles == 0;
-		if (a_empty || b_empty) return a_empty && b_empty ? 1.0 : 0.0;
+		if (mh_is_empty(a) || mh_is_empty(b)) return 0.0;
 		const uint32_t n = a->params.num_perm;
 		return static_cast<double>(mh_agreeing_positions(a_values, b_values, n)) / n;
 	}
 
+	// The near-duplicate test: resemblance at least threshold, and never for an
+	// empty signature, also at threshold 0, where resemblance 0 would pass.
+	int mh_resembles(const MhSummary *a, const uint32_t *a_values, const MhSummary *b,
+	                 const uint32_t *b_values, double threshold) noexcept
+	{
+		if (mh_is_empty(a) || mh_is_empty(b)) return 0;
+		return mh_resemblance(a, a_values, b, b_values) >= threshold;
+	}
+
 	// With r = |A ∩ B| / |A ∪ B| and |A ∪ B| = |A| + |B| - |A ∩ B|,
-	// |A ∩ B| = r (|A| + |B|) / (1 + r).  An empty A is contained in anything.
+	// |A ∩ B| = r (|A| + |B|) / (1 + r).  Nothing is contained in or contains
+	// an empty set (0), as an empty signature resembles nothing.
 	double mh_containment(double resemblance, uint64_t size_a, uint64_t size_b) noexcept
 	{
-		if (size_a == 0) return 1.0;
+		if (size_a == 0 || size_b == 0) return 0.0;
 		const double intersection =
 		    resemblance * (static_cast<double>(size_a) + size_b) / (1.0 + resemblance);
 		const double containment = intersection / static_cast<double>(size_a);

@@ -59,9 +59,10 @@ extern "C"
 			const uint64_t hash_seed = shingle_hash_seed(seed);
 			std::vector<uint64_t> a = shingles_of(words_a, count_a, shingle_size, hash_seed, poller);
 			std::vector<uint64_t> b = shingles_of(words_b, count_b, shingle_size, hash_seed, poller);
+			// No words, no shingles: resembling nothing, as mh_resemblance says.
 			if (a.empty() || b.empty())
 			{
-				*resemblance = a.empty() && b.empty() ? 1.0 : 0.0;
+				*resemblance = 0.0;
 				return MH_OK;
 			}
 			a.resize(sort_distinct(a.data(), a.size(), false, poller));

@@ -46,6 +46,19 @@ def word_ranges(ucd):
     return ranges
 
 
+def digit_ranges(ucd):
+    """Decimal digits (Nd) as inclusive [first, last] ranges."""
+    ranges = []
+    for cp, category in read_categories(ucd):
+        if category != "Nd":
+            continue
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    return ranges
+
+
 def simple_case_folding(ucd):
     """Common and simple mappings: one code point to one code point."""
     pairs = []
@@ -86,6 +99,11 @@ def main():
     out.write("static const CaseFold kCaseFolds[] = {\n")
     for code, mapping in folds:
         out.write("    {0x%04X, 0x%04X},\n" % (code, mapping))
+    out.write("};\n")
+    out.write("\n/* Decimal digits: general category Nd (minhash_document_class). */\n")
+    out.write("static const CodePointRange kDigitRanges[] = {\n")
+    for first, last in digit_ranges(ucd):
+        out.write("    {0x%04X, 0x%04X},\n" % (first, last))
     out.write("};\n")
 
 

@@ -62,13 +62,13 @@ uint64_t group_bound(uint32_t count, uint32_t bands)
 	return minhash::BandSort::bytes(count) + bands * per_band + 4 * n;
 }
 
-BucketLists bucket_rows(const uint32_t *const *signatures, uint32_t count, uint32_t bands,
-                        uint32_t rows, Budget &budget, Poller &poller)
+BucketLists bucket_rows(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                        uint32_t bands, uint32_t rows, Budget &budget, Poller &poller)
 {
 	BucketLists buckets(budget);
 	buckets.bucket_of.reserve(bands);
 	buckets.members.reserve(bands);
-	minhash::BandSort sorted(signatures, count, rows, budget, poller);
+	minhash::BandSort sorted(signatures, empty, count, rows, budget, poller);
 	for (uint32_t band = 0; band < bands; band++)
 	{
 		sorted.sort(band);
@@ -96,20 +96,27 @@ BucketLists bucket_rows(const uint32_t *const *signatures, uint32_t count, uint3
 	return buckets;
 }
 
-// mh_resemblance on the bare values: 1 for two empty sets, 0 for one.
+// mh_resemblance on the bare values: 0 when either set is empty.
 double resemblance_of(const uint32_t *a, bool a_empty, const uint32_t *b, bool b_empty,
                       uint32_t num_perm)
 {
-	if (a_empty || b_empty) return a_empty && b_empty ? 1.0 : 0.0;
+	if (a_empty || b_empty) return 0.0;
 	return static_cast<double>(mh_agreeing_positions(a, b, num_perm)) / num_perm;
 }
+
+// A row's resemblance to itself, as a pivot: 1, or 0 for an empty set, which
+// resembles nothing, itself included (mh_resembles), and so stays a group of
+// its own whatever the threshold.
+double own_resemblance(bool empty) { return empty ? 0.0 : 1.0; }
 
 // The walk over the buckets of `bands` bands of `rows` values.
 void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
                   uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
                   Budget &budget, Poller &poller, uint32_t *pivots, double *resemblance)
 {
-	BucketLists buckets = bucket_rows(signatures, count, bands, rows, budget, poller);
+	// Empty rows are in no bucket (BandSort): no pivot meets them, and as
+	// pivots they meet nobody.
+	BucketLists buckets = bucket_rows(signatures, empty, count, bands, rows, budget, poller);
 
 	// compared_by[q]: the last pivot that compared q, so that a row sharing
 	// several bands with a pivot is compared once.
@@ -119,7 +126,7 @@ void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint3
 		poller.tick();
 		if (pivots[pivot] != kNone) continue;
 		pivots[pivot] = pivot;
-		resemblance[pivot] = 1.0;
+		resemblance[pivot] = own_resemblance(empty[pivot] != 0);
 		for (uint32_t band = 0; band < bands; band++)
 		{
 			const uint32_t head = buckets.bucket_of[band][pivot];
@@ -165,19 +172,28 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 
 	// Exact (bands 0): the fewest bands the guarantee allows (no spare
 	// bands), the longest bands, so the fewest chance candidates.  With no
-	// pigeonhole layout (threshold 0) every pair qualifies, so the first row
-	// takes them all, and no memory is needed.  Approximate: the caller's
-	// layout.
+	// pigeonhole layout (threshold 0) every pair of non-empty rows
+	// qualifies, so the first non-empty row takes them all, empty rows stay
+	// alone, and no memory is needed.  Approximate: the caller's layout.
 	MhPigeonholeLayout layout;
 	const MhStatus status = bands != 0 ? MH_OK : mh_pigeonhole_layout(threshold, num_perm, 0, &layout);
 	if (status == MH_ERR_BANDS_RANGE)
 	{
+		uint32_t first = kNone;
 		for (uint32_t i = 0; i < count; i++)
 		{
-			pivots[i] = 0;
-			resemblance[i] = i == 0 ? 1.0
-			                        : resemblance_of(signatures[0], empty[0] != 0, signatures[i],
-			                                         empty[i] != 0, num_perm);
+			if (empty[i] != 0 || first == kNone)
+			{
+				pivots[i] = i;
+				resemblance[i] = own_resemblance(empty[i] != 0);
+				if (empty[i] == 0) first = i;
+			}
+			else
+			{
+				pivots[i] = first;
+				resemblance[i] =
+				    resemblance_of(signatures[first], false, signatures[i], false, num_perm);
+			}
 			poller.tick();
 		}
 		return MH_OK;

@@ -176,6 +176,27 @@ size_t		mh_tokens_capacity(size_t length) MH_NOEXCEPT;
 MhStatus	mh_tokenize(const char *text, size_t length, size_t *position, size_t piece,
 						char *out, size_t out_capacity, size_t *out_length) MH_NOEXCEPT;
 
+/*
+ * The class of a document by its words (minhash_document_class): none (its
+ * signature is empty), only words of decimal digits (Unicode Nd: "12",
+ * "555", "٣"), or words.  A signature holds hashes and cannot tell the
+ * second from the third; the text can.
+ */
+typedef enum MhDocumentClass
+{
+	MH_CLASS_NO_WORDS = 0,
+	MH_CLASS_NUMBERS_ONLY = 1,
+	MH_CLASS_WORDS = 2
+} MhDocumentClass;
+
+/*
+ * Update *document_class (start with MH_CLASS_NO_WORDS) with the words of
+ * text[*position ..], fed in pieces like mh_tokenize.  Once MH_CLASS_WORDS
+ * nothing later changes it, so the caller may stop there.
+ */
+MhStatus	mh_classify_text(const char *text, size_t length, size_t *position, size_t piece,
+							 uint8_t *document_class) MH_NOEXCEPT;
+
 /* --- comparing ----------------------------------------------------------- */
 
 /* MH_OK when two signatures were built the same way. */
@@ -186,13 +207,32 @@ uint32_t	mh_agreeing_positions(const uint32_t *a, const uint32_t *b,
 								  uint32_t num_perm) MH_NOEXCEPT;
 
 /*
- * Estimated resemblance: agreeing positions / num_perm; 1 when both sets are
- * empty, 0 when exactly one is.
+ * Non-zero for a signature of no shingles (size 0: a document without
+ * words, an empty set).  Such a signature resembles nothing, itself
+ * included: the rule of every comparison below, of the groupings, the pairs
+ * and the index keys.
+ */
+int			mh_is_empty(const MhSummary *summary) MH_NOEXCEPT;
+
+/*
+ * Estimated resemblance: agreeing positions / num_perm; 0 when either set
+ * is empty.
  */
 double		mh_resemblance(const MhSummary *a, const uint32_t *a_values,
 						   const MhSummary *b, const uint32_t *b_values) MH_NOEXCEPT;
 
-/* Estimated |A ∩ B| / |A| from the resemblance and the two set sizes. */
+/*
+ * The near-duplicate test of %, %>, %~ and resembles(): non-zero when
+ * neither set is empty and mh_resemblance reaches threshold.
+ */
+int			mh_resembles(const MhSummary *a, const uint32_t *a_values,
+						 const MhSummary *b, const uint32_t *b_values,
+						 double threshold) MH_NOEXCEPT;
+
+/*
+ * Estimated |A ∩ B| / |A| from the resemblance and the two set sizes; 0 when
+ * either is empty.
+ */
 double		mh_containment(double resemblance, uint64_t size_a,
 						   uint64_t size_b) MH_NOEXCEPT;
 
@@ -386,10 +426,12 @@ MhStatus	mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint
  * The greedy grouping of near_dupe_groups(): signatures[0 .. count) in rank
  * order (best first), each num_perm values, empty[i] non-zero when row i's
  * set is empty.  Walking them in order, a row not yet taken becomes a pivot
- * and takes every row not yet taken whose resemblance to it (mh_resemblance)
- * is at least threshold: exactly, candidates coming from band keys that no
- * such pair can miss.  Writes pivots[i], the rank of the pivot row i joined
- * (i for a pivot), and resemblance[i], its resemblance to it (1 for a pivot).
+ * and takes every row not yet taken that resembles it at threshold
+ * (mh_resembles): exactly, candidates coming from band keys that no such pair
+ * can miss.  An empty row takes nobody and joins nobody: it is a pivot of
+ * its own, whatever the threshold.  Writes pivots[i], the rank of the pivot
+ * row i joined (i for a pivot), and resemblance[i], its resemblance to it (1
+ * for a pivot, 0 for an empty row, which resembles nothing, itself included).
  *
  * Memory: every array the walk allocates is charged against max_bytes
  * before it is allocated, so it never holds more.  On MH_OK *memory is the
@@ -457,7 +499,7 @@ void		mh_band_probe_free(MhBandProbe *probe) MH_NOEXCEPT;
 
 /*
  * One pair of near_dupe_pairs(): rows a < b, and their agreeing positions,
- * their resemblance times num_perm (num_perm for two empty sets, 0 for one).
+ * their resemblance times num_perm.
  */
 typedef struct MhPair
 {
@@ -470,16 +512,16 @@ typedef struct MhPair
  * The pairs of near_dupe_pairs(): of signatures[0 .. count), each num_perm
  * values (empty[i] non-zero when row i's set is empty), every pair that
  * agrees on all values of one of `bands` bands of `rows` values and whose
- * resemblance (mh_resemblance) is at least threshold.  With the layout of
+ * resemblance reaches threshold (mh_resembles: no pair has an empty side).  With the layout of
  * mh_pigeonhole_layout(threshold, num_perm, 0) that is every pair at the
  * threshold; with mh_recall_layout's, each with the probability of its
  * S-curve.  On MH_OK *pairs holds *pair_count pairs sorted by (a, b), in
  * *bytes bytes of mh_large_alloc memory the caller frees with mh_large_free
  * (NULL when there are none).
  *
- * Memory: what it allocates, the band sort (16 bytes a row) and the pairs,
- * is charged against max_bytes before it is allocated, so it never holds
- * more.  On MH_OK *memory is the most it held at once, the pairs handed
+ * Memory: what it allocates, the band sort (16 bytes a row with a set: an
+ * empty row is in no bucket) and the pairs, is charged against max_bytes
+ * before it is allocated, so it never holds more.  On MH_OK *memory is the most it held at once, the pairs handed
  * over included.  MH_ERR_TOO_LARGE when it would have held more than
  * max_bytes: *memory is what it would then have held (it needs at least
  * that), *pair_count the pairs found before.  On an error the outputs hold
@@ -534,8 +576,8 @@ MhStatus	mh_words_scan(const char *text, size_t length, size_t *position, size_t
 /*
  * Exact resemblance S_R of two documents' word shingles: |A ∩ B| / |A ∪ B|
  * over the distinct 64-bit shingle hashes minhash(doc, n, shingle_size, seed)
- * samples (fewer than shingle_size words: one shingle of them all).  1 when
- * both have no words, 0 when one has none.
+ * samples (fewer than shingle_size words: one shingle of them all).  0 when
+ * either has no words, as mh_resemblance estimates it.
  */
 MhStatus	mh_exact_resemblance(const uint64_t *words_a, uint64_t count_a,
 								 const uint64_t *words_b, uint64_t count_b,
@@ -572,8 +614,8 @@ typedef struct MhChunkStats
 	uint64_t	longer_words;	/* L */
 	uint64_t	shorter_words;	/* S */
 	uint64_t	chunks;
-	double		s_j;			/* C / (L + S - C); 1 when both are empty */
-	double		s_l;			/* C / L; 1 when both are empty */
+	double		s_j;			/* C / (L + S - C); 0 when both are empty */
+	double		s_l;			/* C / L; 0 when both are empty */
 } MhChunkStats;
 
 /* Most chunks two documents of these word counts can have in common. */

@@ -179,9 +179,9 @@ struct Search
 };
 
 // The agreeing positions of rows i and j met in a bucket of `band`, to
-// report (their resemblance times num_perm: num_perm for two empty sets, 0
-// for one), or kSkip: the pair is another band's to look at (an earlier
-// band agrees in full, or this one does not), or it is below the threshold.
+// report (their resemblance times num_perm), or kSkip: the pair is another
+// band's to look at (an earlier band agrees in full, or this one does not),
+// or it is below the threshold.  Empty sets are in no bucket (BandSort).
 uint32_t look_at(const Search &search, uint32_t i, uint32_t j, uint32_t band)
 {
 	const uint32_t *a = search.signatures[i];
@@ -190,14 +190,6 @@ uint32_t look_at(const Search &search, uint32_t i, uint32_t j, uint32_t band)
 	for (uint32_t earlier = 0; earlier < band; earlier++)
 		if (band_agrees(a, b, earlier * rows, rows)) return kSkip;
 	if (!band_agrees(a, b, band * rows, rows)) return kSkip;
-	const bool a_empty = search.empty[i] != 0, b_empty = search.empty[j] != 0;
-	if (a_empty || b_empty)
-	{
-		// mh_resemblance: 1 for two empty sets, 0 for one.
-		const uint32_t agreeing = a_empty && b_empty ? search.num_perm : 0;
-		return static_cast<double>(agreeing) / search.num_perm >= search.threshold ? agreeing
-		                                                                          : kSkip;
-	}
 	const uint32_t disagreeing =
 	    disagreements_up_to(a, b, search.num_perm, search.max_disagreements);
 	// (num_perm - disagreeing) / num_perm >= threshold, the test of %, as
@@ -208,7 +200,7 @@ uint32_t look_at(const Search &search, uint32_t i, uint32_t j, uint32_t band)
 void find_pairs(const Search &search, uint32_t count, uint32_t bands, Budget &budget,
                 Poller &poller, PairBuffer &found)
 {
-	minhash::BandSort sorted(search.signatures, count, search.rows, budget, poller);
+	minhash::BandSort sorted(search.signatures, search.empty, count, search.rows, budget, poller);
 	for (uint32_t band = 0; band < bands; band++)
 	{
 		sorted.sort(band);

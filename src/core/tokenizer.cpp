@@ -101,6 +101,16 @@ bool is_word_character(uint32_t code_point)
 	return range != kWordRanges && code_point <= (range - 1)->last;
 }
 
+bool is_decimal_digit(uint32_t code_point)
+{
+	if (code_point < 128) return code_point >= '0' && code_point <= '9';
+	const CodePointRange *end = kDigitRanges + sizeof kDigitRanges / sizeof kDigitRanges[0];
+	const CodePointRange *range =
+	    std::upper_bound(kDigitRanges, end, code_point,
+	                     [](uint32_t cp, const CodePointRange &r) { return cp < r.first; });
+	return range != kDigitRanges && code_point <= (range - 1)->last;
+}
+
 uint32_t fold_case(uint32_t code_point)
 {
 	if (code_point < 128)

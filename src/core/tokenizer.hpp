@@ -21,6 +21,9 @@ size_t encode_utf8(uint32_t code_point, unsigned char *out);
 
 bool is_word_character(uint32_t code_point);
 
+// Unicode general category Nd (a subset of the word characters).
+bool is_decimal_digit(uint32_t code_point);
+
 uint32_t fold_case(uint32_t code_point);
 
 // Largest folded word piece handed to a sink at once.

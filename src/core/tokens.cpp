@@ -35,6 +35,34 @@ struct CollectingSink
 	}
 };
 
+// Which class a document's words put it in, word by word: no word yet, only
+// words of decimal digits so far, or a word with anything else in it.
+struct ClassifyingSink
+{
+	uint8_t *document_class;
+
+	void look_at(const unsigned char *bytes, size_t n)
+	{
+		if (*document_class == MH_CLASS_WORDS) return;
+		for (size_t at = 0; at < n;)
+		{
+			size_t length;
+			if (!minhash::is_decimal_digit(minhash::decode_utf8(bytes + at, n - at, &length)))
+			{
+				*document_class = MH_CLASS_WORDS;
+				return;
+			}
+			at += length;
+		}
+	}
+	void word_piece(const unsigned char *bytes, size_t n) { look_at(bytes, n); }
+	void word_end(const unsigned char *bytes, size_t n)
+	{
+		if (*document_class == MH_CLASS_NO_WORDS) *document_class = MH_CLASS_NUMBERS_ONLY;
+		look_at(bytes, n);
+	}
+};
+
 } // namespace
 
 extern "C"
@@ -58,6 +86,21 @@ extern "C"
 			minhash::tokenize(reinterpret_cast<const unsigned char *>(text), length, position,
 			                  piece, sink);
 			return sink.overflow ? MH_ERR_BUFFER_TOO_SMALL : MH_OK;
+		});
+	}
+
+	MhStatus mh_classify_text(const char *text, size_t length, size_t *position, size_t piece,
+	                          uint8_t *document_class) noexcept
+	{
+		return minhash::guarded([&]() -> MhStatus {
+			MH_INJECTION_POINT("mh_classify_text");
+			if (position == nullptr || document_class == nullptr || *position > length ||
+			    *document_class > MH_CLASS_WORDS)
+				return MH_ERR_INTERNAL;
+			ClassifyingSink sink{document_class};
+			minhash::tokenize(reinterpret_cast<const unsigned char *>(text), length, position,
+			                  piece, sink);
+			return MH_OK;
 		});
 	}
 

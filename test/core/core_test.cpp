@@ -1832,9 +1832,37 @@ void test_resemblance()
 	// Empty sets.
 	const Sig empty = build_set({}, 16, 0);
 	const Sig one = build_set({"x"}, 16, 0);
+	// An empty set resembles nothing, itself included.
 	CHECK_EQ(
 	    mh_resemblance(&empty.summary, empty.values.data(), &empty.summary, empty.values.data()),
-	    1.0, "both empty -> 1");
+	    0.0, "empty with itself -> 0");
+	{
+		const Sig other_empty = build_set({}, 16, 0);
+		CHECK_EQ(mh_resemblance(&empty.summary, empty.values.data(), &other_empty.summary,
+		                        other_empty.values.data()),
+		         0.0, "two empty -> 0");
+	}
+	CHECK(mh_is_empty(&empty.summary) != 0 && mh_is_empty(&one.summary) == 0, "mh_is_empty");
+	for (double t : {0.0, 1e-9, 0.5, 1.0})
+	{
+		CHECK(mh_resembles(&empty.summary, empty.values.data(), &empty.summary,
+		                   empty.values.data(), t) == 0,
+		      "empty resembles not itself at " + show(t));
+		CHECK(mh_resembles(&empty.summary, empty.values.data(), &one.summary, one.values.data(),
+		                   t) == 0 &&
+		          mh_resembles(&one.summary, one.values.data(), &empty.summary,
+		                       empty.values.data(), t) == 0,
+		      "empty and non-empty do not resemble at " + show(t));
+		CHECK(mh_resembles(&one.summary, one.values.data(), &one.summary, one.values.data(), t) != 0,
+		      "non-empty resembles itself at " + show(t));
+	}
+	// The size decides, not the values: a size-0 summary (as 1.0 stored it)
+	// with any values is empty.
+	{
+		MhSummary s0 = empty.summary;
+		std::vector<uint32_t> v(16, 0);
+		CHECK(mh_resembles(&s0, v.data(), &s0, v.data(), 0.0) == 0, "size 0 decides");
+	}
 	CHECK_EQ(mh_resemblance(&empty.summary, empty.values.data(), &one.summary, one.values.data()),
 	         0.0, "empty vs non-empty -> 0");
 	CHECK_EQ(mh_resemblance(&one.summary, one.values.data(), &empty.summary, empty.values.data()),
@@ -1869,8 +1897,8 @@ void test_resemblance()
 	};
 	const CCase containment_cases[] = {
 	    {0.6, 800, 800, 0.75}, {0.5, 100, 50, 0.5}, {0.0, 10, 20, 0.0},       {1.0, 10, 20, 1.0},
-	    {1.0, 10, 10, 1.0},    {0.25, 40, 60, 0.5}, {0.2, 100, 100, 1.0 / 3}, {0.7, 0, 5, 1.0},
-	    {0.0, 0, 0, 1.0},      {-0.5, 10, 20, 0.0}, {0.9, 1, 1000, 1.0},
+	    {1.0, 10, 10, 1.0},    {0.25, 40, 60, 0.5}, {0.2, 100, 100, 1.0 / 3}, {0.7, 0, 5, 0.0},
+	    {0.0, 0, 0, 0.0},      {0.7, 5, 0, 0.0},      {-0.5, 10, 20, 0.0}, {0.9, 1, 1000, 1.0},
 	};
 	for (const CCase &c : containment_cases)
 	{
@@ -3133,7 +3161,7 @@ double resemblance_from_builder(const std::string &a, const std::string &b, uint
 		return std::set<uint64_t>(hashes.begin(), hashes.end());
 	};
 	const std::set<uint64_t> sa = shingles(a), sb = shingles(b);
-	if (sa.empty() || sb.empty()) return sa.empty() && sb.empty() ? 1.0 : 0.0;
+	if (sa.empty() || sb.empty()) return 0.0; // no words resemble nothing
 	size_t common = 0;
 	for (uint64_t x : sa) common += sb.count(x);
 	return double(common) / double(sa.size() + sb.size() - common);
@@ -3169,7 +3197,8 @@ void test_exact_resemblance()
 	}
 	CHECK_EQ(agree, total, "exact S_R equals the builder's shingle sets");
 	MhStatus status;
-	CHECK_EQ(exact_resemblance("", "", 5, &status), 1.0, "both empty");
+	CHECK_EQ(exact_resemblance("", "", 5, &status), 0.0, "both empty: nothing in common");
+	CHECK_EQ(exact_resemblance("...", "", 5, &status), 0.0, "no words either side");
 	CHECK_EQ(exact_resemblance("", "a b", 5, &status), 0.0, "one empty");
 	CHECK_EQ(exact_resemblance("a b c", "A, B; C", 5, &status), 1.0, "short and the same");
 	CHECK_EQ(exact_resemblance("a b c", "a b c d e", 5, &status), 0.0, "short in a longer one");
@@ -3338,7 +3367,9 @@ void test_chunk_examples()
 	CHECK_EQ(sr(a, b, 5), 0.5, "example 4: S_R 50%");
 	// Short and empty texts.
 	s = run_match({}, {}, 5, MH_MATCH_LITERAL, nullptr, &status);
-	CHECK(s.common_words == 0 && s.s_j == 1.0 && s.s_l == 1.0, "both empty: 1");
+	CHECK(s.common_words == 0 && s.s_j == 0.0 && s.s_l == 0.0, "both empty: 0, as S_R");
+	s = run_match({}, {}, 5, MH_MATCH_INFORMATION, nullptr, &status);
+	CHECK(s.common_words == 0 && s.s_j == 0.0 && s.s_l == 0.0, "both empty, information: 0");
 	s = run_match({}, {1, 2}, 5, MH_MATCH_INFORMATION, nullptr, &status);
 	CHECK(s.s_j == 0.0 && s.s_l == 0.0 && s.longer_words == 2, "one empty: 0");
 	s = run_match({1, 2, 3}, {1, 2, 3}, 5, MH_MATCH_LITERAL, nullptr, &status);
@@ -3800,11 +3831,16 @@ void test_grouping()
 		{
 			const std::string context =
 			    "n " + std::to_string(num_perm) + ", threshold " + std::to_string(threshold);
+			// An empty set resembles nothing, itself included: 0, and never
+			// joins nor takes a row, at threshold 0 too.
 			auto resemblance = [&](uint32_t a, uint32_t b) {
-				if (empty[a] || empty[b]) return empty[a] && empty[b] ? 1.0 : 0.0;
+				if (empty[a] || empty[b]) return 0.0;
 				return static_cast<double>(
 				           mh_agreeing_positions(rows[a], rows[b], num_perm)) /
 				       num_perm;
+			};
+			auto joins = [&](uint32_t a, uint32_t b) {
+				return !empty[a] && !empty[b] && resemblance(a, b) >= threshold;
 			};
 			std::vector<uint32_t> want_pivot(count, UINT32_MAX);
 			std::vector<double> want_r(count, -1);
@@ -3812,9 +3848,9 @@ void test_grouping()
 			{
 				if (want_pivot[p] != UINT32_MAX) continue;
 				want_pivot[p] = p;
-				want_r[p] = 1.0;
+				want_r[p] = empty[p] ? 0.0 : 1.0;
 				for (uint32_t q = p + 1; q < count; q++)
-					if (want_pivot[q] == UINT32_MAX && resemblance(p, q) >= threshold)
+					if (want_pivot[q] == UINT32_MAX && joins(p, q))
 					{
 						want_pivot[q] = p;
 						want_r[q] = resemblance(p, q);
@@ -3855,10 +3891,9 @@ void test_grouping()
 				{
 					if (banded_pivot[p] != UINT32_MAX) continue;
 					banded_pivot[p] = p;
-					banded_r[p] = 1.0;
+					banded_r[p] = empty[p] ? 0.0 : 1.0;
 					for (uint32_t q = p + 1; q < count; q++)
-						if (banded_pivot[q] == UINT32_MAX && share_band(p, q) &&
-						    resemblance(p, q) >= threshold)
+						if (banded_pivot[q] == UINT32_MAX && share_band(p, q) && joins(p, q))
 						{
 							banded_pivot[q] = p;
 							banded_r[q] = resemblance(p, q);
@@ -3950,10 +3985,14 @@ void test_near_pairs()
 			empty[i] = std::all_of(sigs[i].begin(), sigs[i].end(),
 			                       [](uint32_t v) { return v == MH_EMPTY_VALUE; });
 		}
+		// No pair has an empty side: an empty set resembles nothing.
 		auto agreeing = [&](uint32_t a, uint32_t b) -> uint32_t {
-			if (empty[a] || empty[b]) return empty[a] && empty[b] ? num_perm : 0;
+			if (empty[a] || empty[b]) return 0;
 			return mh_agreeing_positions(rows[a], rows[b], num_perm);
 		};
+		// The band sort holds the rows with a set (16 bytes each).
+		const uint64_t band_sort =
+		    16 * static_cast<uint64_t>(std::count(empty.begin(), empty.end(), uint8_t(0)));
 		for (double threshold : {0.01, 0.1, 0.3, 0.5, 0.75, 0.8, 0.9, 1.0})
 		{
 			const std::string context =
@@ -3961,7 +4000,8 @@ void test_near_pairs()
 			std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> want;
 			for (uint32_t a = 0; a < count; a++)
 				for (uint32_t b = a + 1; b < count; b++)
-					if (static_cast<double>(agreeing(a, b)) / num_perm >= threshold)
+					if (!empty[a] && !empty[b] &&
+					    static_cast<double>(agreeing(a, b)) / num_perm >= threshold)
 						want.emplace_back(a, b, agreeing(a, b));
 			// The status and pairs of one call, the most it held beyond its
 			// pairs' array (counted here), and the memory it reported.
@@ -3998,10 +4038,10 @@ void test_near_pairs()
 			// The grant is a cap: exactly what it held suffices; with less
 			// the pairs' array grows in smaller steps, and either finds them
 			// all or is refused, never holding more than its grant; less than
-			// the band sort (16 bytes a row) is refused at once.
+			// the band sort (16 bytes a row with a set) is refused at once.
 			CHECK(run(layout.bands, layout.rows, exact.memory).pairs == want,
 			      context + ": a grant of exactly what it held");
-			for (uint64_t grant : {exact.memory - 1, exact.memory / 2, uint64_t(count) * 16})
+			for (uint64_t grant : {exact.memory - 1, exact.memory / 2, band_sort})
 			{
 				const Run less = run(layout.bands, layout.rows, grant);
 				CHECK(less.status == MH_ERR_TOO_LARGE || less.pairs == want,
@@ -4009,10 +4049,10 @@ void test_near_pairs()
 				CHECK(less.held <= grant && (less.status != MH_OK || less.memory <= grant),
 				      context + ": a smaller grant is never passed");
 			}
-			const Run refused = run(layout.bands, layout.rows, uint64_t(count) * 16 - 1);
+			const Run refused = run(layout.bands, layout.rows, band_sort - 1);
 			CHECK_EQ(refused.status, MH_ERR_TOO_LARGE, context + ": less than the band sort");
 			CHECK_EQ(refused.held, uint64_t(0), context + ": refused before allocating");
-			CHECK_EQ(refused.memory, uint64_t(count) * 16, context + ": the band sort named");
+			CHECK_EQ(refused.memory, band_sort, context + ": the band sort named");
 			// Approximate: a subset, in order, verified.
 			uint32_t bands = 0, band_rows = 0;
 			if (mh_recall_layout(threshold, 0.9, num_perm, &bands, &band_rows) == MH_OK)
@@ -4066,6 +4106,83 @@ void test_near_pairs()
 	                       &bytes, &memory),
 	         MH_ERR_TOO_LARGE, "copies in a small grant");
 	CHECK(pairs == nullptr && found > 0 && found <= 1000, "the pairs found before the refusal");
+}
+
+// ---------------------------------------------------------------------------
+// Empty sets in the grouping and the pairs: many documents without words
+// ---------------------------------------------------------------------------
+
+// 20,000 empty rows (all values ffffffff, so every band key equal) among a
+// few copies: no pair has an empty side, each empty row is a group of its
+// own with resemblance 0, at every threshold, 0 included; the band sort
+// holds only the rows with a set, so the empty rows cost the pairs nothing.
+void test_empty_rows()
+{
+	g_section = "empty rows";
+	const uint32_t num_perm = 64, empties = 20000;
+	std::vector<uint32_t> blank(num_perm, MH_EMPTY_VALUE), words(num_perm, 7), other(num_perm, 9);
+	std::vector<const uint32_t *> rows;
+	std::vector<uint8_t> empty;
+	// Ranked: the two copies first, then the empty rows, one loner among them.
+	rows.push_back(words.data());
+	empty.push_back(0);
+	rows.push_back(words.data());
+	empty.push_back(0);
+	for (uint32_t i = 0; i < empties; i++)
+	{
+		rows.push_back(blank.data());
+		empty.push_back(1);
+		if (i == empties / 2)
+		{
+			rows.push_back(other.data());
+			empty.push_back(0);
+		}
+	}
+	const auto count = static_cast<uint32_t>(rows.size());
+	const uint32_t loner = 2 + empties / 2 + 1;
+	for (double threshold : {0.0, 0.5, 1.0})
+	{
+		const std::string context = "threshold " + show(threshold);
+		std::vector<uint32_t> pivots(count);
+		std::vector<double> r(count);
+		uint64_t memory = 0;
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, UINT64_MAX,
+		                         nullptr, nullptr, pivots.data(), r.data(), &memory),
+		         MH_OK, context);
+		bool alone = true;
+		for (uint32_t i = 0; i < count; i++)
+			if (empty[i] && (pivots[i] != i || r[i] != 0.0)) alone = false;
+		CHECK(alone, context + ": every empty row its own pivot, resemblance 0");
+		CHECK(pivots[0] == 0 && r[0] == 1.0 && pivots[1] == 0 && r[1] == 1.0,
+		      context + ": the copies one group");
+		CHECK_EQ(pivots[loner], threshold == 0.0 ? 0u : loner,
+		         context + ": the loner joins the first row only at threshold 0");
+		for (uint32_t band_rows : {1u, 4u})
+		{
+			CHECK_EQ(mh_group_greedy_banded(rows.data(), empty.data(), count, num_perm, threshold,
+			                                num_perm / band_rows, band_rows, UINT64_MAX, nullptr,
+			                                nullptr, pivots.data(), r.data(), &memory),
+			         MH_OK, context + ": banded");
+			bool banded_alone = true;
+			for (uint32_t i = 0; i < count; i++)
+				if (empty[i] && (pivots[i] != i || r[i] != 0.0)) banded_alone = false;
+			CHECK(banded_alone, context + ": banded, every empty row alone");
+		}
+	}
+	MhPigeonholeLayout layout;
+	CHECK_EQ(mh_pigeonhole_layout(0.5, num_perm, 0, &layout), MH_OK, "layout");
+	MhPair *pairs = nullptr;
+	uint64_t found = 0;
+	size_t bytes = 0;
+	uint64_t memory = 0;
+	// Room for the band sort of the three rows with a set and their one pair.
+	CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, 0.5, layout.bands,
+	                       layout.rows, 3 * 16 + 64 * sizeof(MhPair), nullptr, nullptr, &pairs,
+	                       &found, &bytes, &memory),
+	         MH_OK, "pairs among 20,000 empty rows in a small grant");
+	CHECK(found == 1 && pairs != nullptr && pairs[0].a == 0 && pairs[0].b == 1,
+	      "the one pair of copies, none with an empty side");
+	if (pairs != nullptr) mh_large_free(pairs, bytes);
 }
 
 // ---------------------------------------------------------------------------
@@ -4563,6 +4680,7 @@ int main()
 	run(test_grouping, "grouping vs the greedy walk over every pair");
 	run(test_near_pairs, "pairs vs every pair compared");
 	run(test_band_probe, "band probe vs every row compared");
+	run(test_empty_rows, "empty rows in the grouping and the pairs");
 	run(test_le_image, "little-endian image");
 	run(test_polling, "polling: sort and layout search");
 	run(test_fast_paths, "fast paths vs references");

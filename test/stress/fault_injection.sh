@@ -194,6 +194,7 @@ declare -A REACH=(
     [mh_builder_finish]="minhash('the quick brown fox jumps over the lazy dog'::text)::text"
     [mh_builder_add_element]="minhash(ARRAY['red', 'green', 'blue'])::text"
     [mh_tokenize]="minhash_tokens('The Quick brown FOX, jumps')::text"
+    [mh_classify_text]="minhash_document_class('12 34, 56 and words')"
     [mh_parse_text]="(minhash('a b c d e f', 8)::text)::minhash::text"
     [mh_words_scan]="shingle_resemblance('a b c d e f g h', 'a b c d e x g h', 2)::text"
     [mh_exact_resemblance]="shingle_resemblance('a b c d e f g h', 'a b c d e x g h', 2)::text"
