@@ -526,7 +526,8 @@ read_config(Trigger *trigger, Relation rel, Oid extension_schema, bool signs, Fl
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("flag column \"%s\" must differ from the document column",
-						NameStr(flag_attr->attname))));
+						NameStr(flag_attr->attname)),
+				 errhint("Name a column of its own for the flag: the trigger writes the key of the most similar row in it.")));
 	if (signs)
 	{
 		int32		num_perm = signature_num_perm(sig_attr, &config->sig_domain);
