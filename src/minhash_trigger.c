@@ -122,6 +122,9 @@ typedef struct FlagTrigger
 	FlagConfig	config;
 	SPIPlanPtr	plan;			/* kept */
 	CachedExpression *key_to_flag;	/* planned config.key_to_flag, or NULL */
+	FmgrInfo	builder_keeper;	/* the signing trigger's: keeps a small
+								 * signature builder between rows in context
+								 * (only its fn_extra and fn_mcxt are used) */
 } FlagTrigger;
 
 /* flag_trigger_by_oid's entries: the current FlagTrigger of a trigger. */
@@ -720,6 +723,7 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid, bool signs)
 												 RelationGetRelationName(rel)));
 	flag_trigger = palloc0(sizeof(FlagTrigger));
 	flag_trigger->context = context;
+	flag_trigger->builder_keeper.fn_mcxt = context;
 	flag_trigger->trigger_oid = trigger->tgoid;
 	flag_trigger->relid = RelationGetRelid(rel);
 	extension_schema = get_func_namespace(function_oid);
@@ -1203,10 +1207,13 @@ same_varlena(Datum a, bool a_isnull, Datum b, bool b_isnull)
  *     signature is of the old text.  A document set to NULL so gets a NULL
  *     signature, and the row a NULL flag.
  * The signature is what minhash(doc, num_perm) builds (or the builder the
- * shingles argument names), through the builder kept in flinfo.
+ * shingles argument names).  A small builder is kept with the trigger's
+ * entry, not in the trigger's FmgrInfo: COPY looks that up while in its
+ * per-row memory context, which is reset after every row.  No user code
+ * runs while a signature is built, so a nested call never finds it in use.
  */
 static HeapTuple
-sign_row(TriggerData *trigdata, const FlagTrigger *flag_trigger, FmgrInfo *flinfo, HeapTuple tuple)
+sign_row(TriggerData *trigdata, FlagTrigger *flag_trigger, HeapTuple tuple)
 {
 	const FlagConfig *config = &flag_trigger->config;
 	TupleDesc	desc = RelationGetDescr(trigdata->tg_relation);
@@ -1233,7 +1240,8 @@ sign_row(TriggerData *trigdata, const FlagTrigger *flag_trigger, FmgrInfo *flinf
 
 	sig_isnull = doc_isnull;
 	if (!doc_isnull)
-		sig = PointerGetDatum(minhash_sign_text(flinfo, minhash_fetch_text(doc), &config->sign_params));
+		sig = PointerGetDatum(minhash_sign_text(&flag_trigger->builder_keeper, minhash_fetch_text(doc),
+												&config->sign_params));
 	if (OidIsValid(config->sig_domain))
 		domain_check(sig, sig_isnull, config->sig_domain, NULL, CurrentMemoryContext);
 	return heap_modify_tuple_by_cols(tuple, desc, 1, &sig_column, &sig, &sig_isnull);
@@ -1265,7 +1273,7 @@ flag_row(FunctionCallInfo fcinfo, bool signs)
 		if (signs)
 		{
 			check_signs_last(trigdata, flag_trigger, function_oid);
-			tuple = sign_row(trigdata, flag_trigger, fcinfo->flinfo, tuple);
+			tuple = sign_row(trigdata, flag_trigger, tuple);
 		}
 		sig = heap_getattr(tuple, flag_trigger->config.sig_attnum, desc, &sig_isnull);
 		if (sig_isnull)
