@@ -795,3 +795,17 @@ END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_classes(regclass, regclass, name, name) IS 'near_dupe_classes(group_table) with documents of numbers only (minhash_document_class of the text column, matched by key) counted apart from the groups they are in';
+
+-------------------------------------------------------------------------------
+-- Signing and flagging on insert
+-------------------------------------------------------------------------------
+
+-- minhash_flag_duplicates()'s arguments after a document column, and a
+-- shingles argument last; it builds the signature the statement did not set
+-- (src/minhash_trigger.c, sign_row) and then flags as minhash_flag_duplicates
+-- does.  Runs a query: VOLATILE, and a trigger never runs in a parallel
+-- worker.
+CREATE FUNCTION @extschema@.minhash_sign_and_flag() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'minhash_sign_and_flag' LANGUAGE C;
+
+COMMENT ON FUNCTION @extschema@.minhash_sign_and_flag() IS 'BEFORE INSERT OR UPDATE row trigger; arguments (doc_column, sig_column, flag_column, threshold [, key_column [, ''lock'' | ''nolock'' [, shingles such as ''5 words'' or ''3 chars'']]]): sets a signature the statement left unset, or that an UPDATE of the document left as it was, to minhash(doc, num_perm of the column), then flags as minhash_flag_duplicates';

@@ -74,6 +74,10 @@ extern uint64 minhash_tid_number(ItemPointer tid);
 #define MINHASH_ECHO_CHARS 40
 extern const char *minhash_echo_prefix(const char *input);
 
+/* minhash_build.c */
+extern MhParams minhash_text_params(MhKind kind, int32 num_perm, int32 shingle_size, int32 seed);
+extern MinHash *minhash_sign_text(FmgrInfo *flinfo, text *doc, const MhParams *params);
+
 /* minhash_fetch.c */
 extern text *minhash_fetch_text(Datum datum);
 

@@ -40,8 +40,13 @@ typedef struct KeptBuilder
 	void	   *builder;		/* in fn_mcxt */
 } KeptBuilder;
 
-static MhParams
-make_params(MhKind kind, int32 num_perm, int32 shingle_size, int32 seed)
+/*
+ * The parameters of a signature, checked (an error names the one out of
+ * range).  Shared with the signing trigger (minhash_trigger.c), so that it
+ * builds what minhash(text) builds.
+ */
+MhParams
+minhash_text_params(MhKind kind, int32 num_perm, int32 shingle_size, int32 seed)
 {
 	MhParams	params;
 	MhStatus	status;
@@ -169,18 +174,31 @@ max_shingles(MhKind kind, size_t length)
 	return kind == MH_KIND_WORDS ? length / 2 + 1 : length + 1;
 }
 
+/*
+ * The signature of a document (params from minhash_text_params, of kind
+ * words or characters).  flinfo, if not NULL, keeps a small builder between
+ * the calls made through it.
+ */
+MinHash *
+minhash_sign_text(FmgrInfo *flinfo, text *doc, const MhParams *params)
+{
+	size_t		length;
+	const char *data = minhash_text_utf8(doc, &length);
+	bool		kept;
+	void	   *builder = builder_for_document(flinfo, params, max_shingles((MhKind) params->kind, length),
+											   &kept);
+
+	feed_document(builder, data, length);
+	return builder_finish_kept(builder, params, kept);
+}
+
 static MinHash *
 signature_of_text(FmgrInfo *flinfo, text *doc, MhKind kind, int32 num_perm, int32 shingle_size,
 				  int32 seed)
 {
-	MhParams	params = make_params(kind, num_perm, shingle_size, seed);
-	size_t		length;
-	const char *data = minhash_text_utf8(doc, &length);
-	bool		kept;
-	void	   *builder = builder_for_document(flinfo, &params, max_shingles(kind, length), &kept);
+	MhParams	params = minhash_text_params(kind, num_perm, shingle_size, seed);
 
-	feed_document(builder, data, length);
-	return builder_finish_kept(builder, &params, kept);
+	return minhash_sign_text(flinfo, doc, &params);
 }
 
 PG_FUNCTION_INFO_V1(minhash_words);
@@ -226,7 +244,7 @@ Datum
 minhash_set(PG_FUNCTION_ARGS)
 {
 	ArrayType  *elements = PG_GETARG_ARRAYTYPE_P(0);
-	MhParams	params = make_params(MH_KIND_SET, PG_GETARG_INT32(1), 0, PG_GETARG_INT32(2));
+	MhParams	params = minhash_text_params(MH_KIND_SET, PG_GETARG_INT32(1), 0, PG_GETARG_INT32(2));
 	Datum	   *datums;
 	bool	   *nulls;
 	int			count;
@@ -266,7 +284,7 @@ Datum
 minhash_shingle_hashes(PG_FUNCTION_ARGS)
 {
 	text	   *doc = minhash_fetch_text(PG_GETARG_DATUM(0));
-	MhParams	params = make_params(MH_KIND_WORDS, 1, PG_GETARG_INT32(1), PG_GETARG_INT32(2));
+	MhParams	params = minhash_text_params(MH_KIND_WORDS, 1, PG_GETARG_INT32(1), PG_GETARG_INT32(2));
 	size_t		length;
 	const char *data = minhash_text_utf8(doc, &length);
 	uint64		capacity = max_shingles(MH_KIND_WORDS, length);

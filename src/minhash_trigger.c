@@ -8,6 +8,12 @@
  *	  EXECUTE FUNCTION minhash_flag_duplicates('sig', 'duplicate_of', '0.8'
  *											   [, 'key_column' [, 'lock']]);
  *
+ *	  minhash_sign_and_flag() does the same after filling the signature from
+ *	  a document column when the statement did not set it (sign_row()):
+ *
+ *	  EXECUTE FUNCTION minhash_sign_and_flag('body', 'sig', 'duplicate_of',
+ *			'0.8' [, 'key_column' [, 'lock' [, '5 words']]]);
+ *
  * The lookup is one SPI query through the %> operator, which a
  * gin_minhash_ops index serves (never a gin_minhash_approx_ops one, whose
  * operator family lacks it).  Every name in it comes from the catalogs and
@@ -32,6 +38,7 @@
 
 #include <stdlib.h>
 
+#include "access/detoast.h"
 #include "access/genam.h"
 #include "access/gin_private.h"
 #include "access/htup_details.h"
@@ -47,6 +54,7 @@
 #include "lib/stringinfo.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
@@ -60,11 +68,25 @@
 
 #include "minhash.h"
 
-#define FUNCTION_NAME "minhash_flag_duplicates"
+#define FLAG_FUNCTION_NAME "minhash_flag_duplicates"
+#define SIGN_FUNCTION_NAME "minhash_sign_and_flag"
+
+/* minhash(text)'s default number of hash values (sql/minhash--1.0.sql) */
+#define DEFAULT_NUM_PERM 128
+/* and its default shingle size */
+#define DEFAULT_SHINGLE_SIZE 5
 
 /* What the trigger's arguments say, checked against the table. */
 typedef struct FlagConfig
 {
+	bool		signs;			/* minhash_sign_and_flag: fills the signature */
+	AttrNumber	doc_attnum;		/* the document column, when signs */
+	MhParams	sign_params;	/* how the signature is built, when signs */
+	Oid			sig_domain;		/* the signature column's type if a domain,
+								 * whose constraints a signature set here must
+								 * pass as an assigned one would; else
+								 * InvalidOid */
+	Oid			flag_function;	/* minhash_flag_duplicates, when signs */
 	AttrNumber	sig_attnum;
 	AttrNumber	flag_attnum;
 	AttrNumber	key_attnum;
@@ -100,6 +122,9 @@ typedef struct FlagTrigger
 	FlagConfig	config;
 	SPIPlanPtr	plan;			/* kept */
 	CachedExpression *key_to_flag;	/* planned config.key_to_flag, or NULL */
+	FmgrInfo	builder_keeper;	/* the signing trigger's: keeps a small
+								 * signature builder between rows in context
+								 * (only its fn_extra and fn_mcxt are used) */
 } FlagTrigger;
 
 /* flag_trigger_by_oid's entries: the current FlagTrigger of a trigger. */
@@ -113,24 +138,24 @@ typedef struct FlagTriggerEntry
 
 /* The trigger manager must call us BEFORE INSERT OR UPDATE, FOR EACH ROW. */
 static TriggerData *
-check_trigger_call(FunctionCallInfo fcinfo)
+check_trigger_call(FunctionCallInfo fcinfo, const char *function_name)
 {
 	TriggerData *trigdata;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("function \"%s\" was not called by trigger manager", FUNCTION_NAME)));
+				 errmsg("function \"%s\" was not called by trigger manager", function_name)));
 	trigdata = (TriggerData *) fcinfo->context;
 	if (!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) || !TRIGGER_FIRED_BEFORE(trigdata->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("function \"%s\" must be fired BEFORE ROW", FUNCTION_NAME),
+				 errmsg("function \"%s\" must be fired BEFORE ROW", function_name),
 				 errhint("Create the trigger with BEFORE INSERT OR UPDATE ... FOR EACH ROW.")));
 	if (!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) && !TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("function \"%s\" must be fired for INSERT or UPDATE", FUNCTION_NAME)));
+				 errmsg("function \"%s\" must be fired for INSERT or UPDATE", function_name)));
 	return trigdata;
 }
 
@@ -213,7 +238,7 @@ column_attr(Relation rel, AttrNumber attnum)
  * object_not_in_prerequisite_state.
  */
 static AttrNumber
-primary_key_column(Relation rel)
+primary_key_column(Relation rel, const char *key_ordinal)
 {
 	Oid			index_oid = RelationGetPrimaryKeyIndex(rel, false);
 	HeapTuple	index_tuple;
@@ -235,7 +260,7 @@ primary_key_column(Relation rel)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("relation \"%s\" has no single-column primary key",
 						RelationGetRelationName(rel)),
-				 errhint("Name the key column in the trigger's fourth argument.")));
+				 errhint("Name the key column in the trigger's %s argument.", key_ordinal)));
 	return attnum;
 }
 
@@ -272,12 +297,16 @@ parse_threshold(const char *text, const char *trigger_name)
 	return value;
 }
 
+/* Trigger arguments by position, for messages. */
+static const char *const ordinals[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh"};
+
 /*
- * The fifth argument, the concurrency mode: 'nolock' (the default: the
- * lookup sees what its snapshot sees) or 'lock' (lock_near_duplicates()).
+ * The argument after the key column, the concurrency mode: 'nolock' (the
+ * default: the lookup sees what its snapshot sees) or 'lock'
+ * (lock_near_duplicates()).
  */
 static bool
-parse_lock_mode(const char *text, const char *trigger_name)
+parse_lock_mode(const char *text, const char *trigger_name, const char *ordinal)
 {
 	if (strcmp(text, "lock") == 0)
 		return true;
@@ -287,7 +316,7 @@ parse_lock_mode(const char *text, const char *trigger_name)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unrecognized concurrency mode for trigger \"%s\": \"%s\"",
 					trigger_name, minhash_echo_prefix(text)),
-			 errdetail("The fifth argument must be \"lock\" or \"nolock\".")));
+			 errdetail("The %s argument must be \"lock\" or \"nolock\".", ordinal)));
 	return false;				/* keep compiler quiet */
 }
 
@@ -334,32 +363,143 @@ key_assignment(const FlagConfig *config, Oid key_collation, Node **conversion)
 	return true;
 }
 
-/* Read and check the trigger's arguments against the table. */
+/* Which trigger's shingles minhash_text_params refused. */
 static void
-read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *config)
+shingles_context(void *trigger_name)
 {
-	char	  **args = trigger->tgargs;
+	errcontext("shingles argument of trigger \"%s\"", (const char *) trigger_name);
+}
+
+/*
+ * The signing trigger's last argument, how the document is shingled: a
+ * shingle size and "words" (minhash(text)) or "chars"
+ * (minhash_char_shingles(text)), as in '5 words' or '3 chars'.  The number
+ * of hash values is the signature column's; the seed is minhash()'s
+ * default, 0.
+ */
+static MhParams
+parse_shingles(const char *text, int32 num_perm, const char *trigger_name)
+{
+	ErrorContextCallback context = {error_context_stack, shingles_context, (void *) trigger_name};
+	char	   *end;
+	long		size = strtol(text, &end, 10);
+	const char *unit = end + strspn(end, " ");
+	bool		words = strncmp(unit, "words", 5) == 0;
+	bool		chars = strncmp(unit, "chars", 5) == 0;
+	MhParams	params;
+
+	if (end == text || unit == end || !(words || chars) || unit[5 + strspn(unit + 5, " ")] != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unrecognized shingles for trigger \"%s\": \"%s\"",
+						trigger_name, minhash_echo_prefix(text)),
+				 errdetail("The seventh argument must be a shingle size and \"words\" or \"chars\", as in '5 words' (minhash(text)) or '3 chars' (minhash_char_shingles(text))."),
+				 errhint("Leave it out for '5 words', what minhash(text) builds.")));
+	error_context_stack = &context;
+	params = minhash_text_params(words ? MH_KIND_WORDS : MH_KIND_CHARS, num_perm, size > PG_INT32_MAX || size < 0 ? -1 : (int32) size, 0);
+	error_context_stack = context.previous;
+	return params;
+}
+
+/*
+ * minhash_flag_duplicates, whose triggers the signing trigger lets fire
+ * after it (they change no signature), or InvalidOid.
+ */
+static Oid
+flagging_function(Oid extension_schema)
+{
+	List	   *name = list_make2(makeString(get_namespace_name(extension_schema)),
+								  makeString(FLAG_FUNCTION_NAME));
+
+	return LookupFuncName(name, 0, NULL, true);
+}
+
+/*
+ * The signing trigger's document column: a user column of a string type
+ * the word builders take (text, varchar, char(n), or a domain over one),
+ * that the row holds when BEFORE triggers fire (not generated).
+ */
+static AttrNumber
+document_column(Relation rel, const char *name)
+{
+	AttrNumber	attnum = user_column(rel, name);
+	Form_pg_attribute attr = column_attr(rel, attnum);
+	Oid			base_type = getBaseType(attr->atttypid);
+
+	if (base_type != TEXTOID && base_type != VARCHAROID && base_type != BPCHAROID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("document column \"%s\" is of type %s, not text",
+						NameStr(attr->attname), format_type_be(attr->atttypid)),
+				 errhint("Name a column of type text, varchar or char(n) in the trigger's first argument, or sign the rows in the statement and use %s.",
+						 FLAG_FUNCTION_NAME)));
+	if (attr->attgenerated != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("document column \"%s\" is a generated column", NameStr(attr->attname)),
+				 errdetail("PostgreSQL computes generated columns after BEFORE triggers, so the trigger would never see a document."),
+				 errhint("Name the column the generated one is computed from.")));
+	return attnum;
+}
+
+/*
+ * The number of hash values the signature column holds, minhash(n), or
+ * minhash(text)'s default when it does not say; and its domain, if any.
+ */
+static int32
+signature_num_perm(Form_pg_attribute sig_attr, Oid *domain)
+{
+	int32		typmod = sig_attr->atttypmod;
+	Oid			base_type = getBaseTypeAndTypmod(sig_attr->atttypid, &typmod);
+
+	*domain = base_type != sig_attr->atttypid ? sig_attr->atttypid : InvalidOid;
+	return typmod >= 0 ? typmod : DEFAULT_NUM_PERM;
+}
+
+/*
+ * Read and check the trigger's arguments against the table.  The signing
+ * trigger's arguments are the flagging trigger's, after the document column
+ * and followed by the shingles.
+ */
+static void
+read_config(Trigger *trigger, Relation rel, Oid extension_schema, bool signs, FlagConfig *config)
+{
+	int			first = signs ? 1 : 0;	/* position of the signature column */
+	char	  **args = trigger->tgargs + first;
+	int			nargs = trigger->tgnargs - first;
 	Form_pg_attribute sig_attr,
 				flag_attr,
 				key_attr;
 
-	if (trigger->tgnargs < 3 || trigger->tgnargs > 5)
+	if (!signs && (nargs < 3 || nargs > 5))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("trigger \"%s\" must have three to five arguments", trigger->tgname),
 				 errdetail("It has %d.", trigger->tgnargs),
 				 errhint("Give the signature column, the flag column, the threshold and optionally the key column and the concurrency mode, as in %s('sig', 'duplicate_of', '0.8').",
-						 FUNCTION_NAME)));
+						 FLAG_FUNCTION_NAME)));
+	if (signs && (nargs < 3 || nargs > 6))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("trigger \"%s\" must have four to seven arguments", trigger->tgname),
+				 errdetail("It has %d.", trigger->tgnargs),
+				 errhint("Give the document column, the signature column, the flag column, the threshold and optionally the key column, the concurrency mode and the shingles, as in %s('body', 'sig', 'duplicate_of', '0.8').",
+						 SIGN_FUNCTION_NAME)));
 
+	config->signs = signs;
 	config->minhash_type = extension_type(extension_schema, "minhash");
 	config->query_type = extension_type(extension_schema, "minhash_query");
+	if (signs)
+		config->doc_attnum = document_column(rel, trigger->tgargs[0]);
 	config->sig_attnum = user_column(rel, args[0]);
 	config->flag_attnum = user_column(rel, args[1]);
 	config->threshold = parse_threshold(args[2], trigger->tgname);
 	/* an empty key argument stands for the primary key, to reach the mode */
-	config->key_attnum = trigger->tgnargs >= 4 && args[3][0] != '\0' ?
-		user_column(rel, args[3]) : primary_key_column(rel);
-	config->lock_near_duplicates = trigger->tgnargs == 5 && parse_lock_mode(args[4], trigger->tgname);
+	config->key_attnum = nargs >= 4 && args[3][0] != '\0' ?
+		user_column(rel, args[3]) : primary_key_column(rel, ordinals[first + 3]);
+	/* the signing trigger's empty mode stands for 'nolock', to reach the shingles */
+	config->lock_near_duplicates = nargs >= 5 && !(signs && args[4][0] == '\0') &&
+		parse_lock_mode(args[4], trigger->tgname, ordinals[first + 4]);
 
 	sig_attr = column_attr(rel, config->sig_attnum);
 	flag_attr = column_attr(rel, config->flag_attnum);
@@ -385,6 +525,21 @@ read_config(Trigger *trigger, Relation rel, Oid extension_schema, FlagConfig *co
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("flag column \"%s\" must differ from the signature and key columns",
 						NameStr(flag_attr->attname))));
+	if (signs && config->flag_attnum == config->doc_attnum)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("flag column \"%s\" must differ from the document column",
+						NameStr(flag_attr->attname)),
+				 errhint("Name a column of its own for the flag: the trigger writes the key of the most similar row in it.")));
+	if (signs)
+	{
+		int32		num_perm = signature_num_perm(sig_attr, &config->sig_domain);
+
+		config->sign_params = nargs == 6 ?
+			parse_shingles(args[5], num_perm, trigger->tgname) :
+			minhash_text_params(MH_KIND_WORDS, num_perm, DEFAULT_SHINGLE_SIZE, 0);
+		config->flag_function = flagging_function(extension_schema);
+	}
 	if (!key_assignment(config, key_attr->attcollation, &config->key_to_flag))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -543,7 +698,7 @@ free_invalid_flag_triggers(void)
  * under the caller's until it is complete, so an error leaves nothing kept.
  */
 static FlagTrigger *
-build_flag_trigger(TriggerData *trigdata, Oid function_oid)
+build_flag_trigger(TriggerData *trigdata, Oid function_oid, bool signs)
 {
 	Relation	rel = trigdata->tg_relation;
 	Trigger    *trigger = trigdata->tg_trigger;
@@ -558,17 +713,21 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid)
 	building_relid = RelationGetRelid(rel);
 	building_invalidated = false;
 
-	context = AllocSetContextCreate(CurrentMemoryContext, "minhash_flag_duplicates",
-									ALLOCSET_SMALL_SIZES);
+	/* named after the function (a context's name must be a constant) */
+	if (signs)
+		context = AllocSetContextCreate(CurrentMemoryContext, SIGN_FUNCTION_NAME, ALLOCSET_SMALL_SIZES);
+	else
+		context = AllocSetContextCreate(CurrentMemoryContext, FLAG_FUNCTION_NAME, ALLOCSET_SMALL_SIZES);
 	caller_context = MemoryContextSwitchTo(context);
 	MemoryContextSetIdentifier(context, psprintf("%s on %s", trigger->tgname,
 												 RelationGetRelationName(rel)));
 	flag_trigger = palloc0(sizeof(FlagTrigger));
 	flag_trigger->context = context;
+	flag_trigger->builder_keeper.fn_mcxt = context;
 	flag_trigger->trigger_oid = trigger->tgoid;
 	flag_trigger->relid = RelationGetRelid(rel);
 	extension_schema = get_func_namespace(function_oid);
-	read_config(trigger, rel, extension_schema, &flag_trigger->config);
+	read_config(trigger, rel, extension_schema, signs, &flag_trigger->config);
 	query = lookup_query(rel, &flag_trigger->config, extension_schema);
 	MemoryContextSwitchTo(caller_context);
 
@@ -718,7 +877,7 @@ refuse_citus_shard(TriggerData *trigdata)
 
 /* The trigger's entry, built on its first row or after an invalidation. */
 static FlagTrigger *
-flag_trigger_for(TriggerData *trigdata, Oid function_oid)
+flag_trigger_for(TriggerData *trigdata, Oid function_oid, bool signs)
 {
 	Oid			trigger_oid = trigdata->tg_trigger->tgoid;
 	FlagTriggerEntry *entry;
@@ -739,7 +898,7 @@ flag_trigger_for(TriggerData *trigdata, Oid function_oid)
 		flag_triggers_to_free = true;
 	}
 	refuse_citus_shard(trigdata);
-	flag_trigger = build_flag_trigger(trigdata, function_oid);
+	flag_trigger = build_flag_trigger(trigdata, function_oid, signs);
 	entry = hash_search(flag_trigger_by_oid, &trigger_oid, HASH_ENTER, NULL);
 	entry->flag_trigger = flag_trigger;
 	warn_fastupdate(trigdata, flag_trigger);
@@ -926,12 +1085,12 @@ lock_near_duplicates(Relation rel, Datum sig_datum, double threshold)
 
 /*
  * The first BEFORE ROW trigger on the table for this event that fires after
- * this one (triggers fire in order of their names) and is not another
- * flagging trigger, or NULL: one that may set the signature only after the
- * lookup has run.
+ * this one (triggers fire in order of their names) and whose function is
+ * neither function_oid nor also_oid, or NULL: one that may change the row
+ * after the lookup has run.
  */
 static const char *
-later_before_trigger(TriggerData *trigdata, Oid function_oid)
+later_before_trigger(TriggerData *trigdata, Oid function_oid, Oid also_oid)
 {
 	TriggerDesc *triggers = trigdata->tg_relation->trigdesc;
 	int16		event = TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) ? TRIGGER_TYPE_INSERT : TRIGGER_TYPE_UPDATE;
@@ -946,7 +1105,7 @@ later_before_trigger(TriggerData *trigdata, Oid function_oid)
 
 		if (trigger->tgoid == trigdata->tg_trigger->tgoid)
 			after_this = true;
-		else if (after_this && enabled && trigger->tgfoid != function_oid &&
+		else if (after_this && enabled && trigger->tgfoid != function_oid && trigger->tgfoid != also_oid &&
 				 TRIGGER_TYPE_MATCHES(trigger->tgtype, TRIGGER_TYPE_ROW, TRIGGER_TYPE_BEFORE, event))
 			return trigger->tgname;
 	}
@@ -965,7 +1124,7 @@ later_before_trigger(TriggerData *trigdata, Oid function_oid)
 static void
 check_null_signature(TriggerData *trigdata, const FlagTrigger *flag_trigger, Oid function_oid)
 {
-	const char *later = later_before_trigger(trigdata, function_oid);
+	const char *later = later_before_trigger(trigdata, function_oid, InvalidOid);
 	const char *trigger_name = trigdata->tg_trigger->tgname;
 
 	if (later != NULL)
@@ -979,23 +1138,129 @@ check_null_signature(TriggerData *trigdata, const FlagTrigger *flag_trigger, Oid
 						 trigger_name)));
 }
 
-PG_FUNCTION_INFO_V1(minhash_flag_duplicates);
 /*
- * minhash_flag_duplicates(sig_column, flag_column, threshold [, key_column
- * [, 'lock' | 'nolock']]): the new row's flag column becomes the key of the
- * most similar other row whose signature resembles the new one at least at
- * the threshold, or NULL (also when the new signature is empty, or NULL
- * unless a later BEFORE trigger may set it: check_null_signature).
+ * The signing trigger must fire after every BEFORE ROW trigger but the
+ * extension's own: one that fired after it could clear the signature or
+ * change the document once the signature is built and the row flagged,
+ * leaving a row with a document and no signature, or a signature and a
+ * flag of another text, without a word.  A BEFORE trigger cannot see what
+ * later ones do, so the order itself is the error (the flagging trigger's
+ * own rule, check_null_signature, for a signature a later trigger may set).
  */
-Datum
-minhash_flag_duplicates(PG_FUNCTION_ARGS)
+static void
+check_signs_last(TriggerData *trigdata, const FlagTrigger *flag_trigger, Oid function_oid)
 {
-	TriggerData *trigdata = check_trigger_call(fcinfo);
+	const char *later = later_before_trigger(trigdata, function_oid, flag_trigger->config.flag_function);
+	const char *trigger_name = trigdata->tg_trigger->tgname;
+
+	if (later != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("trigger \"%s\" of relation \"%s\" fires after trigger \"%s\", which signs the row",
+						later, RelationGetRelationName(trigdata->tg_relation), trigger_name),
+				 errdetail("A BEFORE trigger that fires after \"%s\" could clear the signature or change the document once the row is signed and flagged.",
+						   trigger_name),
+				 errhint("BEFORE triggers fire in order of their names: rename them so that \"%s\" sorts after every other.",
+						 trigger_name)));
+}
+
+/*
+ * Two values of a column of a variable-length type, or nulls, hold the same
+ * bytes.  An UPDATE that does not assign a column keeps its value as it was
+ * stored, toast pointer and all, which the first test finds; other values
+ * are compared whole (their lengths first, without fetching them).
+ */
+static bool
+same_varlena(Datum a, bool a_isnull, Datum b, bool b_isnull)
+{
+	struct varlena *a_value;
+	struct varlena *b_value;
+	bool		same;
+
+	if (a_isnull || b_isnull)
+		return a_isnull && b_isnull;
+	if (datumIsEqual(a, b, false, -1))
+		return true;
+	if (toast_raw_datum_size(a) != toast_raw_datum_size(b))
+		return false;
+	a_value = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(a));
+	b_value = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(b));
+	same = VARSIZE_ANY_EXHDR(a_value) == VARSIZE_ANY_EXHDR(b_value) &&
+		memcmp(VARDATA_ANY(a_value), VARDATA_ANY(b_value), VARSIZE_ANY_EXHDR(a_value)) == 0;
+	if ((Pointer) a_value != DatumGetPointer(a))
+		pfree(a_value);
+	if ((Pointer) b_value != DatumGetPointer(b))
+		pfree(b_value);
+	return same;
+}
+
+/*
+ * The signing trigger's first step: the new row with its signature filled
+ * from its document when the statement did not set it, so that a row with a
+ * document always has a signature.
+ *   - A signature the statement set is kept as it is (not rebuilt to check
+ *     it: that would cost what the statement saved by building it, and a
+ *     signature copied from elsewhere is the statement's to choose).
+ *   - A NULL signature beside a document is built.
+ *   - On UPDATE, a document that changed under a signature that did not
+ *     (NEW.sig IS NOT DISTINCT FROM OLD.sig) is signed again: the old
+ *     signature is of the old text.  A document set to NULL so gets a NULL
+ *     signature, and the row a NULL flag.
+ * The signature is what minhash(doc, num_perm) builds (or the builder the
+ * shingles argument names).  A small builder is kept with the trigger's
+ * entry, not in the trigger's FmgrInfo: COPY looks that up while in its
+ * per-row memory context, which is reset after every row.  No user code
+ * runs while a signature is built, so a nested call never finds it in use.
+ */
+static HeapTuple
+sign_row(TriggerData *trigdata, FlagTrigger *flag_trigger, HeapTuple tuple)
+{
+	const FlagConfig *config = &flag_trigger->config;
+	TupleDesc	desc = RelationGetDescr(trigdata->tg_relation);
+	int			sig_column = config->sig_attnum;
+	bool		doc_isnull;
+	Datum		doc = heap_getattr(tuple, config->doc_attnum, desc, &doc_isnull);
+	bool		sig_isnull;
+	Datum		sig = heap_getattr(tuple, config->sig_attnum, desc, &sig_isnull);
+	bool		sign = sig_isnull && !doc_isnull;
+
+	if (!sign && TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
+	{
+		HeapTuple	old = trigdata->tg_trigtuple;
+		bool		old_doc_isnull;
+		Datum		old_doc = heap_getattr(old, config->doc_attnum, desc, &old_doc_isnull);
+		bool		old_sig_isnull;
+		Datum		old_sig = heap_getattr(old, config->sig_attnum, desc, &old_sig_isnull);
+
+		sign = same_varlena(sig, sig_isnull, old_sig, old_sig_isnull) &&
+			!same_varlena(doc, doc_isnull, old_doc, old_doc_isnull);
+	}
+	if (!sign)
+		return tuple;
+
+	sig_isnull = doc_isnull;
+	if (!doc_isnull)
+		sig = PointerGetDatum(minhash_sign_text(&flag_trigger->builder_keeper, minhash_fetch_text(doc),
+												&config->sign_params));
+	if (OidIsValid(config->sig_domain))
+		domain_check(sig, sig_isnull, config->sig_domain, NULL, CurrentMemoryContext);
+	return heap_modify_tuple_by_cols(tuple, desc, 1, &sig_column, &sig, &sig_isnull);
+}
+
+/*
+ * The row's flag column set from its signature (see below), for either
+ * trigger; the signing one first fills the signature (sign_row).
+ */
+static Datum
+flag_row(FunctionCallInfo fcinfo, bool signs)
+{
+	TriggerData *trigdata = check_trigger_call(fcinfo, signs ? SIGN_FUNCTION_NAME : FLAG_FUNCTION_NAME);
 	Relation	rel = trigdata->tg_relation;
 	TupleDesc	desc = RelationGetDescr(rel);
 	HeapTuple	tuple = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ?
 		trigdata->tg_newtuple : trigdata->tg_trigtuple;
-	FlagTrigger *flag_trigger = flag_trigger_for(trigdata, fcinfo->flinfo->fn_oid);
+	Oid			function_oid = fcinfo->flinfo->fn_oid;
+	FlagTrigger *flag_trigger = flag_trigger_for(trigdata, function_oid, signs);
 	Datum		sig;
 	bool		sig_isnull;
 	bool		look_up;
@@ -1006,9 +1271,14 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 	flag_trigger->pins++;
 	PG_TRY();
 	{
+		if (signs)
+		{
+			check_signs_last(trigdata, flag_trigger, function_oid);
+			tuple = sign_row(trigdata, flag_trigger, tuple);
+		}
 		sig = heap_getattr(tuple, flag_trigger->config.sig_attnum, desc, &sig_isnull);
 		if (sig_isnull)
-			check_null_signature(trigdata, flag_trigger, fcinfo->flinfo->fn_oid);
+			check_null_signature(trigdata, flag_trigger, function_oid);
 		/*
 		 * An empty signature (a document without words) resembles nothing:
 		 * its flag stays null, with no lookup and no lock to take.  The
@@ -1028,4 +1298,31 @@ minhash_flag_duplicates(PG_FUNCTION_ARGS)
 
 	tuple = heap_modify_tuple_by_cols(tuple, desc, 1, &flag_column, &flag, &flag_isnull);
 	return PointerGetDatum(tuple);
+}
+
+PG_FUNCTION_INFO_V1(minhash_flag_duplicates);
+/*
+ * minhash_flag_duplicates(sig_column, flag_column, threshold [, key_column
+ * [, 'lock' | 'nolock']]): the new row's flag column becomes the key of the
+ * most similar other row whose signature resembles the new one at least at
+ * the threshold, or NULL (also when the new signature is empty, or NULL
+ * unless a later BEFORE trigger may set it: check_null_signature).
+ */
+Datum
+minhash_flag_duplicates(PG_FUNCTION_ARGS)
+{
+	return flag_row(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(minhash_sign_and_flag);
+/*
+ * minhash_sign_and_flag(doc_column, sig_column, flag_column, threshold
+ * [, key_column [, 'lock' | 'nolock' [, shingles]]]): the signature column
+ * filled from the document column when the statement did not set it
+ * (sign_row), then the flag set as minhash_flag_duplicates sets it.
+ */
+Datum
+minhash_sign_and_flag(PG_FUNCTION_ARGS)
+{
+	return flag_row(fcinfo, true);
 }

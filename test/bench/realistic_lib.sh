@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared by test/bench/realistic_scale.sh and realistic_10m.sh (sourced, not run).
+# Shared by test/bench/realistic_scale.sh, realistic_10m.sh and trigger_sign.sh
+# (sourced, not run).
 #
 # realistic_corpus DOCS [SEED]
 #   Makes sure the database realistic_<DOCS>[_s<SEED>] holds a realistic corpus
