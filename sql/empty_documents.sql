@@ -189,7 +189,13 @@ SELECT g.key, substring(near_dupe_review_html('ed_groups', 'ed', 'id', 'body', g
   FROM ed_groups g WHERE g.key IN ('1', '10') ORDER BY g.key::int;
 -- The index page counts the groups of one by class, as near_dupe_classes
 -- does.
-SELECT substring(near_dupe_review_index_html('ed_groups', 'ed', 'id', 'id') FROM '<p class="singletons">.*?</p>') AS groups_of_one;
+SELECT near_dupe_review_index_html('ed_groups', 'ed', 'id', 'id') AS ed_index \gset
+SELECT substring(:'ed_index' FROM '<p class="singletons">.*?</p>') AS groups_of_one;
+SELECT c.class, c.documents,
+       substring(:'ed_index' FROM format('<span class="%s">([0-9]+)</span>', s.span))::bigint AS on_the_page
+  FROM near_dupe_classes('ed_groups') c
+  JOIN (VALUES ('singletons', 'alone'), ('no words', 'no-words'), ('no signature', 'no-signature')) s(class, span) USING (class)
+ ORDER BY c.class;
 SELECT * FROM near_dupe_classes('ed_missing_table');
 SELECT * FROM near_dupe_classes('ed_groups', 'ed', 'id', 'no_such_column');
 

@@ -384,7 +384,10 @@ COMMENT ON FUNCTION @extschema@.review_style() IS 'the style sheet of the review
 -- under the file name page_name gives it (%s is the group id; a relative
 -- name of letters, digits, '.', '_', '-' and '/', so that a link can only
 -- lead to a page saved beside this one), then the count of documents that
--- are groups of one, which have no page.
+-- are groups of one, which have no page: documents with words alone in
+-- their group apart from those without words (resemblance 0, which
+-- resemble nothing) and rows without a signature (resemblance null), as
+-- near_dupe_classes(group_table) tells them.
 CREATE FUNCTION @extschema@.near_dupe_review_index_html(group_table regclass, source regclass, key_column name,
 														label_column name, page_name text DEFAULT 'group-%s.html')
 	RETURNS text
@@ -397,6 +400,8 @@ DECLARE
 	groups bigint;
 	grouped bigint;
 	singletons bigint;
+	no_words bigint;
+	no_signature bigint;
 	heading text;
 BEGIN
 	IF page_name !~ '^[A-Za-z0-9._%-][A-Za-z0-9._/%-]*$' OR array_length(string_to_array(page_name, '%s'), 1) <> 2
@@ -433,8 +438,11 @@ BEGIN
 				 ORDER BY st.group_id) l$q$,
 		group_table, label_column, source, key_column)
 		INTO groups, grouped, rows USING page_name, label_column <> key_column;
-	EXECUTE format('SELECT count(*) FROM (SELECT FROM %s g GROUP BY g.group_id HAVING count(*) = 1) o', group_table)
-		INTO singletons;
+	EXECUTE format($q$
+		SELECT count(*), count(*) FILTER (WHERE o.resemblance = 0), count(*) FILTER (WHERE o.resemblance IS NULL)
+		  FROM (SELECT min(g.resemblance) AS resemblance FROM %s g GROUP BY g.group_id HAVING count(*) = 1) o$q$,
+		group_table)
+		INTO singletons, no_words, no_signature;
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
@@ -467,16 +475,19 @@ BEGIN
 %7$s
 </tbody>
 </table>
-<p class="singletons">and %5$s %8$s of one, not listed</p>
+<p class="singletons">and %5$s %8$s of one, not listed: %9$s</p>
 </section>
 </body>
 </html>
 $page$,
 		heading, @extschema@.review_style(), groups, grouped, singletons, grouped + singletons, rows,
-		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END);
+		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END,
+		format('<span class="alone">%s</span> %s, <span class="no-words">%s</span> %s without words, <span class="no-signature">%s</span> without a signature',
+			   singletons - no_words - no_signature, CASE WHEN singletons - no_words - no_signature = 1 THEN 'singleton' ELSE 'singletons' END,
+			   no_words, CASE WHEN no_words = 1 THEN 'document' ELSE 'documents' END, no_signature));
 END $$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one; every input escaped';
+COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one: singletons, documents without words, rows without a signature; every input escaped';
 
 -------------------------------------------------------------------------------
 -- Appending to a stored grouping
