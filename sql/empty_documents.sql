@@ -175,6 +175,27 @@ SELECT * FROM near_dupe_totals('ed_groups');
 SELECT * FROM near_dupe_group_stats('ed_groups');
 -- A user's own classes, by the text.
 SELECT minhash_document_class(body) AS class, count(*) FROM ed GROUP BY 1 ORDER BY 1;
+-- Review of one group: the pivot's row says the group table's
+-- resemblance, 0 for a document without words, null for a row without a
+-- signature, 1 for a pivot with words; near_dupe_group_detail alike.  The
+-- group's page claims no resemblance for a pivot alone.
+SELECT g.key, g.resemblance AS group_table, r.role, r.resemblance AS review, d.resemblance AS detail
+  FROM ed_groups g
+  JOIN LATERAL near_dupe_review('ed_groups', 'ed', 'id', 'body', g.group_id) r ON r.key = g.key
+  JOIN LATERAL near_dupe_group_detail('ed_groups', 'ed', 'id', 'body', g.group_id) d ON d.key = g.key
+ WHERE g.key IN ('1', '5', '6', '7', '10', '11') ORDER BY g.key::int;
+SELECT g.key, substring(near_dupe_review_html('ed_groups', 'ed', 'id', 'body', g.group_id) FROM '<dt>Mean resemblance</dt>.*?<dt>Text') AS six,
+       substring(near_dupe_review_html('ed_groups', 'ed', 'id', 'body', g.group_id, 5, 'id') FROM '<dt>Mean resemblance</dt>.*?<dt>Text') AS seven
+  FROM ed_groups g WHERE g.key IN ('1', '10') ORDER BY g.key::int;
+-- The index page counts the groups of one by class, as near_dupe_classes
+-- does.
+SELECT near_dupe_review_index_html('ed_groups', 'ed', 'id', 'id') AS ed_index \gset
+SELECT substring(:'ed_index' FROM '<p class="singletons">.*?</p>') AS groups_of_one;
+SELECT c.class, c.documents,
+       substring(:'ed_index' FROM format('<span class="%s">([0-9]+)</span>', s.span))::bigint AS on_the_page
+  FROM near_dupe_classes('ed_groups') c
+  JOIN (VALUES ('singletons', 'alone'), ('no words', 'no-words'), ('no signature', 'no-signature')) s(class, span) USING (class)
+ ORDER BY c.class;
 SELECT * FROM near_dupe_classes('ed_missing_table');
 SELECT * FROM near_dupe_classes('ed_groups', 'ed', 'id', 'no_such_column');
 

@@ -384,7 +384,10 @@ COMMENT ON FUNCTION @extschema@.review_style() IS 'the style sheet of the review
 -- under the file name page_name gives it (%s is the group id; a relative
 -- name of letters, digits, '.', '_', '-' and '/', so that a link can only
 -- lead to a page saved beside this one), then the count of documents that
--- are groups of one, which have no page.
+-- are groups of one, which have no page: documents with words alone in
+-- their group apart from those without words (resemblance 0, which
+-- resemble nothing) and rows without a signature (resemblance null), as
+-- near_dupe_classes(group_table) tells them.
 CREATE FUNCTION @extschema@.near_dupe_review_index_html(group_table regclass, source regclass, key_column name,
 														label_column name, page_name text DEFAULT 'group-%s.html')
 	RETURNS text
@@ -397,6 +400,8 @@ DECLARE
 	groups bigint;
 	grouped bigint;
 	singletons bigint;
+	no_words bigint;
+	no_signature bigint;
 	heading text;
 BEGIN
 	IF page_name !~ '^[A-Za-z0-9._%-][A-Za-z0-9._/%-]*$' OR array_length(string_to_array(page_name, '%s'), 1) <> 2
@@ -433,8 +438,11 @@ BEGIN
 				 ORDER BY st.group_id) l$q$,
 		group_table, label_column, source, key_column)
 		INTO groups, grouped, rows USING page_name, label_column <> key_column;
-	EXECUTE format('SELECT count(*) FROM (SELECT FROM %s g GROUP BY g.group_id HAVING count(*) = 1) o', group_table)
-		INTO singletons;
+	EXECUTE format($q$
+		SELECT count(*), count(*) FILTER (WHERE o.resemblance = 0), count(*) FILTER (WHERE o.resemblance IS NULL)
+		  FROM (SELECT min(g.resemblance) AS resemblance FROM %s g GROUP BY g.group_id HAVING count(*) = 1) o$q$,
+		group_table)
+		INTO singletons, no_words, no_signature;
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
@@ -467,16 +475,19 @@ BEGIN
 %7$s
 </tbody>
 </table>
-<p class="singletons">and %5$s %8$s of one, not listed</p>
+<p class="singletons">and %5$s %8$s of one, not listed: %9$s</p>
 </section>
 </body>
 </html>
 $page$,
 		heading, @extschema@.review_style(), groups, grouped, singletons, grouped + singletons, rows,
-		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END);
+		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END,
+		format('<span class="alone">%s</span> %s, <span class="no-words">%s</span> %s without words, <span class="no-signature">%s</span> without a signature',
+			   singletons - no_words - no_signature, CASE WHEN singletons - no_words - no_signature = 1 THEN 'singleton' ELSE 'singletons' END,
+			   no_words, CASE WHEN no_words = 1 THEN 'document' ELSE 'documents' END, no_signature));
 END $$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one; every input escaped';
+COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one: singletons, documents without words, rows without a signature; every input escaped';
 
 -------------------------------------------------------------------------------
 -- Appending to a stored grouping
@@ -795,6 +806,119 @@ END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_classes(regclass, regclass, name, name) IS 'near_dupe_classes(group_table) with documents of numbers only (minhash_document_class of the text column, matched by key) counted apart from the groups they are in';
+
+-- near_dupe_review's pivot row says the resemblance the group table gives
+-- it, as the members' rows do: a pivot without words, alone in its group,
+-- resembles nothing, and a review that said 1 would call it a duplicate of
+-- itself.  near_dupe_group_detail reads its rows from here; the review
+-- pages show no resemblance for a pivot.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_review(group_table regclass, source regclass, key_column name, text_column name,
+								 group_id bigint, min_words integer DEFAULT 5, format text DEFAULT 'text')
+	RETURNS TABLE(key text, role text, resemblance double precision, common_words integer,
+				  s_l double precision, marked text, pivot_marked text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	group_rows bigint;
+	pivots bigint;
+	pivot_key text;
+	pivot_rows bigint;
+	pivot_resemblance double precision;
+	pivot_text text;
+	member record;
+	member_text text;
+	found record;
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source),
+			HINT = @extschema@.near_dupe_column_hint(source, key_column);
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source),
+			HINT = @extschema@.near_dupe_column_hint(source, text_column);
+	END IF;
+
+	-- The group and its one pivot, which may be a null key (a row without
+	-- one is its own group's pivot), and the resemblance of the pivot's own
+	-- row: the row the members' query below leaves out.
+	EXECUTE format($q$
+		SELECT count(*), count(DISTINCT g.pivot::text) + (count(*) > count(g.pivot))::integer, min(g.pivot::text),
+			   count(*) FILTER (WHERE g.key::text IS NOT DISTINCT FROM g.pivot::text),
+			   (array_agg(g.resemblance::double precision ORDER BY g.resemblance DESC)
+					FILTER (WHERE g.key::text IS NOT DISTINCT FROM g.pivot::text))[1]
+		  FROM %s g WHERE g.group_id = $1$q$,
+				   group_table)
+		INTO group_rows, pivots, pivot_key, pivot_rows, pivot_resemblance USING group_id;
+	IF group_rows = 0 THEN
+		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
+			MESSAGE = format('group %s not found in %s', group_id, group_table);
+	ELSIF pivots > 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'data_exception',
+			MESSAGE = format('group %s of %s has %s different pivots', group_id, group_table, pivots),
+			HINT = 'A group table holds the rows of near_dupe_groups, one pivot per group: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
+	IF found.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+	END IF;
+	pivot_text := found.document;
+
+	key := pivot_key;
+	role := 'pivot';
+	-- The group table's: 1 for a document with words, 0 for one without
+	-- (it resembles nothing, itself included), null for a row without a
+	-- signature.  A table without the pivot's row (a user's selection of
+	-- rows) says nothing of it: 1, the pivot against itself.
+	resemblance := CASE WHEN pivot_rows = 0 THEN 1 ELSE round(pivot_resemblance::numeric, 3) END;
+	common_words := NULL;
+	s_l := NULL;
+	-- Against the empty text: nothing marked, but escaped as format asks.
+	SELECT h.a_marked INTO marked FROM @extschema@.highlight(pivot_text, '', min_words, format) h;
+	pivot_marked := NULL;
+	RETURN NEXT;
+
+	-- Every row but the pivot's own: the one whose key is the pivot's (the
+	-- highest resemblance if several are).  A member's key can equal the
+	-- pivot's (1.00 and 1.0 as numeric, or a key column that is not
+	-- unique), so rows are told apart by position, not by key.  Keys as
+	-- text and resemblances as double precision, whatever the group table's
+	-- types (typed keys, a real resemblance): one plan serves all.
+	FOR member IN EXECUTE format($q$
+		SELECT m.key, m.resemblance
+		  FROM (SELECT g.key::text AS key, g.key AS typed_key, g.resemblance::double precision AS resemblance,
+					   g.key::text IS NOT DISTINCT FROM g.pivot::text
+					   AND row_number() OVER (PARTITION BY g.key::text IS NOT DISTINCT FROM g.pivot::text
+											  ORDER BY g.resemblance DESC) = 1 AS pivot_row
+				  FROM %s g WHERE g.group_id = $1) m
+		 WHERE NOT m.pivot_row
+		 ORDER BY m.resemblance DESC, m.typed_key$q$, group_table)
+			USING group_id LOOP
+		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, member.key, group_id);
+		IF found.message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+		END IF;
+		member_text := found.document;
+		key := member.key;
+		role := 'member';
+		resemblance := round(member.resemblance::numeric, 3);
+		SELECT c.common_words, round(c.s_l::numeric, 3) INTO common_words, s_l
+		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
+		-- Both sides of one comparison: chunk N is the same text in both.
+		SELECT h.b_marked, h.a_marked INTO marked, pivot_marked
+		  FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
+		RETURN NEXT;
+	END LOOP;
+END $$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_review(regclass, regclass, name, name, bigint, integer, text) IS 'one group for review: the pivot''s text with the group table''s resemblance (0: no words, null: no signature), then each member with its resemblance, the words it shares with the pivot in chunks, its text with those chunks marked, and the pivot''s text with the same chunks marked alike (null on the pivot''s row)';
 
 -------------------------------------------------------------------------------
 -- Signing and flagging on insert

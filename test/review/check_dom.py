@@ -315,13 +315,26 @@ def check_index(path, root, problems, links):
     if sizes != grouped or grouped + singletons != documents:
         fail(problems, f"sizes add up to {sizes}, the summary says {grouped} in groups, "
                        f"{singletons} alone, {documents} documents")
+    # The groups of one by class (near_dupe_classes' rule): with words,
+    # without words, without a signature; together the summary's count.
+    line = root.find_all("p", "singletons")
+    kinds = {}
+    for cls in ("alone", "no-words", "no-signature"):
+        found = line[0].find_all("span", cls) if len(line) == 1 else []
+        if len(found) != 1 or not found[0].text().isdigit():
+            fail(problems, f"no number in <span class={cls}> of the groups of one")
+        else:
+            kinds[cls] = int(found[0].text())
+    if len(kinds) == 3 and sum(kinds.values()) != singletons:
+        fail(problems, f"groups of one: {kinds} add up to {sum(kinds.values())}, the summary says {singletons}")
     if links != len(rows):
         fail(problems, f"{links} links for {len(rows)} rows")
     if problems:
         for p in problems:
             print(f"check_dom: {path}: {p}", file=sys.stderr)
         return False
-    print(f"check_dom: {path}: ok: index of {len(rows)} groups ({grouped} documents), {singletons} alone, "
+    print(f"check_dom: {path}: ok: index of {len(rows)} groups ({grouped} documents), {singletons} alone "
+          f"({kinds.get('alone')} with words, {kinds.get('no-words')} without, {kinds.get('no-signature')} unsigned), "
           f"every link leads to a saved page")
     return True
 
