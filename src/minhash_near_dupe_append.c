@@ -237,11 +237,6 @@ is_new_key(const NearDupeCall *call, const uint32 *by_key, uint32 count, Datum k
 	uint32		low = 0,
 				high = count;
 
-	/* keys outside the new ones' range, as serial keys mostly are: two comparisons */
-	if (count == 0 ||
-		ApplySortComparator(call->rows[by_key[0]].key, false, key, false, (SortSupport) &call->key_order) > 0 ||
-		ApplySortComparator(call->rows[by_key[count - 1]].key, false, key, false, (SortSupport) &call->key_order) < 0)
-		return false;
 	while (low < high)
 	{
 		uint32		middle = low + (high - low) / 2;
@@ -256,6 +251,18 @@ is_new_key(const NearDupeCall *call, const uint32 *by_key, uint32 count, Datum k
 			high = middle;
 	}
 	return false;
+}
+
+/*
+ * Whether a key lies within the new keys' range (two comparisons): outside
+ * it, as most stored keys of a serial key are, it is not a new one.
+ */
+static bool
+in_new_range(const NearDupeCall *call, const uint32 *by_key, uint32 count, Datum key)
+{
+	return count > 0 &&
+		ApplySortComparator(call->rows[by_key[0]].key, false, key, false, (SortSupport) &call->key_order) <= 0 &&
+		ApplySortComparator(call->rows[by_key[count - 1]].key, false, key, false, (SortSupport) &call->key_order) >= 0;
 }
 
 /* What the stream carries from row to row. */
@@ -283,16 +290,22 @@ stream_row(Stream *stream, Datum key, Datum sig_datum)
 	MhSummary	summary;
 	uint32		found = 0;
 	MhStatus	status = MH_OK;
+	bool		maybe_new;
 
 	minhash_get_summary(sig, &summary);
 	if (mh_params_match(&call->params, &summary.params) != MH_OK)
 		minhash_near_dupe_report_mixed(call, &summary.params);
 	/*
-	 * A new row is not probed: it would find itself in every band, each a
-	 * lookup in the band keys, for nothing kept.  An empty set resembles
-	 * nothing: it is no pivot to join.
+	 * A new row is not probed where that is cheap to tell: it would find
+	 * itself in every band, each a lookup in the band keys, for nothing
+	 * kept.  A key passed by value (an integer) compares in a few
+	 * instructions, so every key in the new ones' range is searched for
+	 * first; other keys (text under a collation) only when the probe found
+	 * something, as few do.  An empty set resembles nothing: it is no pivot
+	 * to join.
 	 */
-	if (is_new_key(call, stream->by_key, stream->by_key_count, key))
+	maybe_new = in_new_range(call, stream->by_key, stream->by_key_count, key);
+	if (maybe_new && call->key_byval && is_new_key(call, stream->by_key, stream->by_key_count, key))
 		found = 0;
 	else if (summary.distinct_shingles > 0)
 		status = mh_band_probe_find(stream->probe, sig->values, stream->found_rows,
@@ -301,7 +314,8 @@ stream_row(Stream *stream, Datum key, Datum sig_datum)
 		pfree(sig);
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "probe the rows to append");
-	if (found == 0)
+	if (found == 0 ||
+		(maybe_new && !call->key_byval && is_new_key(call, stream->by_key, stream->by_key_count, key)))
 		return;
 	if (kept->old_count == kept->old_capacity)
 	{
