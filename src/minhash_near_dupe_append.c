@@ -35,6 +35,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "executor/tuptable.h"
+#include "storage/bufmgr.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/rls.h"
@@ -252,6 +253,18 @@ is_new_key(const NearDupeCall *call, const uint32 *by_key, uint32 count, Datum k
 	return false;
 }
 
+/*
+ * Whether a key lies within the new keys' range (two comparisons): outside
+ * it, as most stored keys of a serial key are, it is not a new one.
+ */
+static bool
+in_new_range(const NearDupeCall *call, const uint32 *by_key, uint32 count, Datum key)
+{
+	return count > 0 &&
+		ApplySortComparator(call->rows[by_key[0]].key, false, key, false, (SortSupport) &call->key_order) <= 0 &&
+		ApplySortComparator(call->rows[by_key[count - 1]].key, false, key, false, (SortSupport) &call->key_order) >= 0;
+}
+
 /* What the stream carries from row to row. */
 typedef struct Stream
 {
@@ -277,19 +290,32 @@ stream_row(Stream *stream, Datum key, Datum sig_datum)
 	MhSummary	summary;
 	uint32		found = 0;
 	MhStatus	status = MH_OK;
+	bool		maybe_new;
 
 	minhash_get_summary(sig, &summary);
 	if (mh_params_match(&call->params, &summary.params) != MH_OK)
 		minhash_near_dupe_report_mixed(call, &summary.params);
-	/* an empty set resembles nothing: it is no pivot to join */
-	if (summary.distinct_shingles > 0)
+	/*
+	 * A new row is not probed where that is cheap to tell: it would find
+	 * itself in every band, each a lookup in the band keys, for nothing
+	 * kept.  A key passed by value (an integer) compares in a few
+	 * instructions, so every key in the new ones' range is searched for
+	 * first; other keys (text under a collation) only when the probe found
+	 * something, as few do.  An empty set resembles nothing: it is no pivot
+	 * to join.
+	 */
+	maybe_new = in_new_range(call, stream->by_key, stream->by_key_count, key);
+	if (maybe_new && call->key_byval && is_new_key(call, stream->by_key, stream->by_key_count, key))
+		found = 0;
+	else if (summary.distinct_shingles > 0)
 		status = mh_band_probe_find(stream->probe, sig->values, stream->found_rows,
 									stream->found_agreeing, &found);
 	if ((Pointer) sig != DatumGetPointer(sig_datum))
 		pfree(sig);
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "probe the rows to append");
-	if (found == 0 || is_new_key(call, stream->by_key, stream->by_key_count, key))
+	if (found == 0 ||
+		(maybe_new && !call->key_byval && is_new_key(call, stream->by_key, stream->by_key_count, key)))
 		return;
 	if (kept->old_count == kept->old_capacity)
 	{
@@ -355,13 +381,36 @@ stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key,
 		TableScanDesc scan = table_beginscan(relation, GetActiveSnapshot(), 0, NULL);
 		MemoryContext per_row = AllocSetContextCreate(CurrentMemoryContext, "near_dupe_groups_append row",
 													  ALLOCSET_SMALL_SIZES);
+		Buffer		last_buffer = InvalidBuffer;
 
 		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
 			bool		key_null,
 						sig_null;
-			Datum		key = slot_getattr(slot, key_attnum, &key_null);
-			Datum		sig = slot_getattr(slot, sig_attnum, &sig_null);
+			Datum		key;
+			Datum		sig;
+
+			/*
+			 * A page new to the scan is asked for whole, at once: it has
+			 * most likely just been copied in from the kernel's cache
+			 * (a table larger than a quarter of shared_buffers is read
+			 * through a small ring) and is not in the CPU's cache, so each
+			 * tuple's header, attributes and signature would otherwise be
+			 * a miss of its own, one after another.
+			 */
+			if (TTS_IS_BUFFERTUPLE(slot) && ((BufferHeapTupleTableSlot *) slot)->buffer != last_buffer)
+			{
+				last_buffer = ((BufferHeapTupleTableSlot *) slot)->buffer;
+				if (BufferIsValid(last_buffer))
+				{
+					const char *page = BufferGetPage(last_buffer);
+
+					for (Size offset = 0; offset < BLCKSZ; offset += 64)
+						__builtin_prefetch(page + offset);
+				}
+			}
+			key = slot_getattr(slot, key_attnum, &key_null);
+			sig = slot_getattr(slot, sig_attnum, &sig_null);
 
 			if (!key_null && !sig_null)
 			{

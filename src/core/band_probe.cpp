@@ -50,7 +50,8 @@ struct MhBandProbe
 	uint32_t rows = 0;
 	// (band key, row), every band's, sorted.
 	minhash::BudgetVector<std::pair<uint64_t, uint32_t>> keyed;
-	// A bit per (key & filter_mask): clear, no held row has that key.
+	// Three bits per key in one word (filter_word, filter_bits): one clear,
+	// no held row has that key.
 	minhash::BudgetVector<uint64_t> filter;
 	uint64_t filter_mask = 0;
 	// directory[h] .. directory[h + 1]: the keys whose top directory_bits are h.
@@ -65,6 +66,19 @@ namespace
 {
 
 using minhash::Poller;
+
+// The filter's word of a key: its low bits (the directory takes the high ones).
+inline uint64_t filter_word(uint64_t key, uint64_t mask) { return (key & mask) >> 6; }
+
+// The key's three bits in its word, from runs of its bits apart from the
+// word's (the directory's high bits may overlap: it comes after): a
+// miss then passes with odds of about (1 - e^(-3/8))^3, 3%, where one bit a
+// key passes 12%, for the same 8 bits a key and the same one load.
+inline uint64_t filter_bits(uint64_t key)
+{
+	return (uint64_t{1} << (key & 63)) | (uint64_t{1} << ((key >> 46) & 63)) |
+	       (uint64_t{1} << ((key >> 52) & 63));
+}
 
 uint32_t bits_for(uint64_t n)
 {
@@ -97,10 +111,10 @@ void build(MhBandProbe &probe, Poller &poller)
 	});
 
 	const uint64_t held = probe.keyed.size();
-	const uint32_t filter_bits = std::max<uint32_t>(6, bits_for(held * 8));
-	probe.filter_mask = (uint64_t{1} << filter_bits) - 1;
-	probe.filter.assign((uint64_t{1} << filter_bits) / 64, 0);
-	for (const auto &k : probe.keyed) probe.filter[(k.first & probe.filter_mask) >> 6] |= uint64_t{1} << (k.first & 63);
+	const uint32_t width = std::max<uint32_t>(6, bits_for(held * 8));
+	probe.filter_mask = (uint64_t{1} << width) - 1;
+	probe.filter.assign((uint64_t{1} << width) / 64, 0);
+	for (const auto &k : probe.keyed) probe.filter[filter_word(k.first, probe.filter_mask)] |= filter_bits(k.first);
 	poller.tick(held);
 
 	probe.directory_bits = std::max<uint32_t>(1, bits_for(held / 2));
@@ -155,14 +169,14 @@ void find(MhBandProbe &probe, const uint32_t *values, uint32_t *rows, uint32_t *
 	{
 		keys[band] =
 		    minhash::band_key(values + static_cast<size_t>(band) * probe.rows, probe.rows, band);
-		__builtin_prefetch(&probe.filter[(keys[band] & probe.filter_mask) >> 6]);
+		__builtin_prefetch(&probe.filter[filter_word(keys[band], probe.filter_mask)]);
 	}
 	const uint32_t shift = 64 - probe.directory_bits;
 	for (uint32_t band = 0; band < probe.bands; band++)
 	{
 		const uint64_t key = keys[band];
-		if ((probe.filter[(key & probe.filter_mask) >> 6] & (uint64_t{1} << (key & 63))) == 0)
-			continue;
+		const uint64_t bits = filter_bits(key);
+		if ((probe.filter[filter_word(key, probe.filter_mask)] & bits) != bits) continue;
 		const uint64_t h = key >> shift;
 		for (uint32_t k = probe.directory[h]; k < probe.directory[h + 1]; k++)
 		{
