@@ -162,7 +162,7 @@ BEGIN
 			keys := keys || member.key;
 			labels := labels || doc;
 			resemblances := resemblances || member.resemblance;
-			sizes := sizes || octet_length(coalesce(found.document, ''));
+			sizes := sizes || octet_length(coalesce(found.document, ''))::bigint;
 		ELSE
 			unshown_count := unshown_count + 1;
 			IF unshown_count <= 1000 THEN
