@@ -111,6 +111,9 @@ extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg);
  */
 extern void minhash_near_dupe_read(NearDupeCall *call);
 
+/* Stops the call (23502): a key is null. */
+pg_noreturn extern void minhash_near_dupe_report_null_key(const NearDupeCall *call);
+
 /*
  * Stops the call (22000): a signature's parameters differ from the rows'
  * read (call->params).

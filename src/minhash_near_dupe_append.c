@@ -621,12 +621,7 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 
 		keys[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
 		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NOT_NULL_VIOLATION),
-					 errmsg("key column \"%s\" of relation \"%s\" contains null values",
-							call->key_column, get_rel_name(call->relation)),
-					 errdetail("The result names each row by its key."),
-					 errhint("Use a unique key column without nulls, such as the primary key.")));
+			minhash_near_dupe_report_null_key(call);
 	}
 	get_typlenbyvalalign(call->key_type, &typlen, &typbyval, &typalign);
 	old = MemoryContextSwitchTo(call->context);

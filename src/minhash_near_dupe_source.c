@@ -359,6 +359,18 @@ key_for_message(const NearDupeCall *call, Datum key)
 	return cut < 0 ? text : psprintf("%.*s...", cut, text);
 }
 
+/* A null key stops the read (23502): the result names each row by its key. */
+void
+minhash_near_dupe_report_null_key(const NearDupeCall *call)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NOT_NULL_VIOLATION),
+			 errmsg("key column \"%s\" of relation \"%s\" contains null values",
+					call->key_column, get_rel_name(call->relation)),
+			 errdetail("The result names each row by its key."),
+			 errhint("Use a unique key column without nulls, such as the primary key.")));
+}
+
 /* The signatures' parameters in near_dupe_check's words: they differ. */
 void
 minhash_near_dupe_report_mixed(const NearDupeCall *call, const MhParams *other)
@@ -568,12 +580,7 @@ read_row(NearDupeCall *call, HeapTuple tuple, TupleDesc desc, ReadTally *tally)
 
 	tally->rows++;
 	if (key_null)
-		ereport(ERROR,
-				(errcode(ERRCODE_NOT_NULL_VIOLATION),
-				 errmsg("key column \"%s\" of relation \"%s\" contains null values",
-						call->key_column, get_rel_name(call->relation)),
-				 errdetail("The result names each row by its key."),
-				 errhint("Use a unique key column without nulls, such as the primary key.")));
+		minhash_near_dupe_report_null_key(call);
 	if (tally->holding)
 	{
 		uint64		held_before = minhash_near_dupe_held(call);
