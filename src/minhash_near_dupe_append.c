@@ -43,6 +43,7 @@
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -355,8 +356,28 @@ stream_row(Stream *stream, Datum key, Datum sig_datum)
  * row-level security the rows come straight from a scan of the table on
  * the calling query's snapshot, with no copy (most of a stream's time
  * would otherwise be SPI's copy of each row); with it, through a cursor,
- * so that the policies apply as they did to the read.
+ * so that the policies apply as they did to the read.  A table Citus
+ * distributes is read through a cursor too: on the coordinator its own
+ * heap is an empty shell, the rows are in the shards, which only a query
+ * reaches.
  */
+static bool
+relation_is_known_to_citus(Oid relation)
+{
+	Oid			argtypes[1] = {REGCLASSOID};
+	Datum		values[1];
+	int			status;
+
+	if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+		return false;
+	values[0] = ObjectIdGetDatum(relation);
+	status = SPI_execute_with_args("SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1",
+								   1, argtypes, values, NULL, true, 1);
+	if (status != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(status));
+	return SPI_processed > 0;
+}
+
 static void
 stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key, uint32 by_key_count,
 				   AppendHits *kept)
@@ -372,7 +393,8 @@ stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key,
 	stream.found_agreeing = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) Max(call->count, 1));
 	stream.kept = kept;
 
-	if (check_enable_rls(call->relation, InvalidOid, false) != RLS_ENABLED)
+	if (check_enable_rls(call->relation, InvalidOid, false) != RLS_ENABLED &&
+		!relation_is_known_to_citus(call->relation))
 	{
 		Relation	relation = table_open(call->relation, AccessShareLock);
 		AttrNumber	key_attnum = get_attnum(call->relation, call->key_column);

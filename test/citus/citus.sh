@@ -148,6 +148,25 @@ fi
 check "near_dupe_pairs over a coordinator copy of (id, sig) equals one node" "$pairs_local" \
     "$(q -c "CREATE TEMP TABLE pairs_src AS SELECT id, sig FROM docs; $(pairs_of pairs_src)" 2>&1)"
 
+# --- near_dupe_groups_append ----------------------------------------------------
+# The stored grouping of every template's first four copies (a reference
+# table, as a review's group table is small beside the documents), then the
+# later copies appended.  On the coordinator a distributed table's own heap is an empty
+# shell: an append that scanned it would see no stored row and join nothing.
+q -o /dev/null <<'SQL'
+SET client_min_messages = warning;
+CREATE TABLE docs_first_local AS SELECT id, sig FROM docs_local WHERE id % 10 < 4;
+CREATE TABLE stored_groups_local AS SELECT * FROM near_dupe_groups('docs_first_local', 'id', 'sig', 0.5);
+CREATE TABLE stored_groups AS SELECT * FROM stored_groups_local;
+SELECT create_reference_table('stored_groups');
+SQL
+append_rows() { q -c "SELECT count(*) || ' ' || count(*) FILTER (WHERE group_id <= (SELECT max(group_id) FROM $1)) || ' '
+                             || md5(string_agg(concat_ws(',', group_id, key, pivot, resemblance), '|' ORDER BY key))
+                        FROM near_dupe_groups_append('$1', '$2', 'id', 'sig', 0.5)" 2>&1; }
+appended_local=$(append_rows stored_groups_local docs_local)
+check "near_dupe_groups_append(distributed) equals one node, and some new rows join stored groups" \
+    "$appended_local 1" "$(append_rows stored_groups docs) $(awk '{print ($2 > 0)}' <<<"$appended_local")"
+
 # --- a reference table of known documents -----------------------------------
 # The SpamAssassin bodies (test/corpus/load_spamassassin.sh, into the
 # coordinator) distributed as `mail`; a reference table `known` (a copy on
