@@ -43,6 +43,7 @@ GLUE_OBJS = \
 	src/minhash_near_dupe_groups.o \
 	src/minhash_near_dupe_append.o \
 	src/minhash_near_dupe_pairs.o \
+	src/minhash_near_dupe_statement.o \
 	src/minhash_near_dupe_threshold.o \
 	src/minhash_glue_shared.o \
 	src/minhash_guc.o \
@@ -61,7 +62,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger trigger_sign group group_sql group_append pairs empty_documents prepared approx security row_security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh layout explain report reports review aggregate trigger trigger_sign group group_sql group_spill group_append pairs empty_documents prepared approx security row_security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
@@ -89,7 +90,7 @@ include $(PGXS)
 # PGXS tracks no header dependencies on Debian's build: spell them out.
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
-src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
+src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_statement.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).

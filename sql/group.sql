@@ -229,15 +229,15 @@ INSERT INTO gd SELECT CASE WHEN c = 2 THEN -id ELSE id + 1000 END, body, sig FRO
 SELECT v.* FROM unnest(ARRAY[0.3, 0.8, 1.0]) t, pg_temp.group_violations(t) v;
 
 -- The grouping runs in memory (mh_group_greedy), capped by
--- minhash.group_memory; where the engine refuses a table for it, the path is
--- the same grouping as one SQL statement, near_dupe_query(..., groups =>
--- true): the pairs found through band keys, walked by a window function.  So
--- the SQL formulation is checked exactly there: the engine's rows under the
--- default cap, then, with the cap at 64kB (the engine refuses every table
--- here but the ones of three or four rows: 53400), the SQL formulation's rows.  They
--- agree row for row and in order: on gd with its copies, at every threshold
--- (null here: the threshold left out, the minhash.threshold setting, which %
--- reads), with integer, text and null keys and null signatures.
+-- minhash.group_memory; beyond it, it runs as the same grouping as one SQL
+-- statement, near_dupe_query(..., groups => true): the pairs found through
+-- band keys, walked by a window function.  So the SQL formulation is
+-- checked against the engine's rows under the default cap, and
+-- near_dupe_groups itself with the cap at 64kB (where it takes the
+-- statement, sql/group_spill.sql: 'no error').  They agree row for row and
+-- in order: on gd with its copies, at every threshold (null here: the
+-- threshold left out, the minhash.threshold setting, which % reads), with
+-- integer, text and null keys and null signatures.
 CREATE FUNCTION pg_temp.engine_vs_sql(source regclass, key_column name, t float8)
 RETURNS TABLE (relation regclass, threshold float8, rows bigint, engine_at_64kb text, differences bigint)
 LANGUAGE plpgsql AS $$
@@ -272,10 +272,9 @@ RESET minhash.threshold;
 SELECT v.* FROM (VALUES ('gd_int'::regclass), ('gd_text'), ('gd_nulls'), ('gd_copies')) s(r),
                 pg_temp.engine_vs_sql(r, CASE WHEN r = 'gd_copies'::regclass THEN 'id' ELSE 'k' END, 0.5) v;
 
--- The memory the grouping may hold is capped by minhash.group_memory: a
--- call that would hold more stops first (53400), saying what to set.  The
--- figures are the allocator's: masked (test/stress/group_memory.sh checks
--- them against the backend's memory).
+-- The memory the grouping may hold in memory is capped by
+-- minhash.group_memory: a call that would hold more runs as one SQL
+-- statement instead (sql/group_spill.sql), without an error.
 CREATE FUNCTION pg_temp.error_masked(statement text) RETURNS TABLE (error text, detail text, hint text)
 LANGUAGE plpgsql AS $$
 DECLARE

@@ -541,173 +541,8 @@ COMMENT ON FUNCTION @extschema@.minhash_document_class(text) IS 'the class of a 
 -- The statement's grouping leaves an empty signature out of the band keys,
 -- the copies and the pairs, and makes it a group of its own with
 -- resemblance 0, as the engine's walk does (sql/group_sql.sql compares
--- them).
-CREATE OR REPLACE FUNCTION @extschema@.near_dupe_query(source regclass, key_column name, sig_column name,
-								threshold double precision DEFAULT @extschema@.minhash_threshold(), groups boolean DEFAULT false)
-	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp
-	SET extra_float_digits = 3
-	AS $function$
-DECLARE
-	stats record;
-	verify text;
-	layout record;
-	pairs_query text;
-	key_lt text;
-	key_eq text;
-BEGIN
-	IF groups IS NULL THEN
-		RAISE EXCEPTION 'groups must not be null'
-			USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	IF threshold IS NULL THEN
-		RAISE EXCEPTION 'threshold must not be null'
-			USING ERRCODE = 'null_value_not_allowed',
-				  HINT = 'Give a threshold between 0 and 1, or leave it out for the setting minhash.threshold.';
-	END IF;
-	SELECT * INTO stats FROM @extschema@.near_dupe_check(source, key_column, sig_column, threshold);
-
-	-- Keys compare by their type's own order, as near_dupe_groups and ORDER
-	-- BY compare them.  A type without one fails in the query's ORDER BY,
-	-- with PostgreSQL's error.
-	SELECT o.lt, o.eq INTO key_lt, key_eq FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
-	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
-	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
-
-	-- The band layout that finds every pair at the threshold: the engine's
-	-- pigeonhole layout (mh_pigeonhole_layout, through lsh_index_layout)
-	-- with the index's spare bands, a pair being a candidate when it shares
-	-- min_bands of them, and kept when it resembles at the threshold.  An
-	-- empty signature (no words) resembles nothing: it has no band keys
-	-- here, and the verification refuses it too, as % does.
-	-- near_dupe_groups takes the same layout with no spare bands (a
-	-- candidate shares one band): both find every pair at the threshold, so
-	-- both walk the same pairs.  Spare bands cost the engine memory, and
-	-- save this query the candidates that share one band by chance.
-	verify := format('@extschema@.resemblance(sa.%1$I, sb.%1$I) >= %2$L::double precision', sig_column, threshold)
-			  || format(' AND @extschema@.minhash_size(sa.%1$I) > 0 AND @extschema@.minhash_size(sb.%1$I) > 0', sig_column);
-	IF stats.signed < 2 THEN
-		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
-					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
-					   || 'NULL::double precision AS resemblance WHERE false';
-	ELSE
-		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm);
-		pairs_query := format($q$
-	WITH band_keys AS (
-		SELECT s.ctid AS tid, k.band_key
-		  FROM ONLY %1$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%3$I, %4$s, %5$s)) AS k(band_key)
-		 WHERE @extschema@.minhash_size(s.%3$I) > 0%8$s
-	), buckets AS (
-		SELECT pg_catalog.array_agg(tid) AS tids FROM band_keys GROUP BY band_key HAVING count(*) > 1
-	), candidates AS (
-		SELECT least(a.tid, b.tid) AS tid_a, greatest(a.tid, b.tid) AS tid_b
-		  FROM buckets CROSS JOIN LATERAL pg_catalog.unnest(tids) WITH ORDINALITY AS a(tid, i)
-			   CROSS JOIN LATERAL pg_catalog.unnest(tids[i + 1:]) AS b(tid)
-		 WHERE a.tid <> b.tid
-		 GROUP BY 1, 2 HAVING count(*) >= %6$s
-	)
-	SELECT c.tid_a, c.tid_b,
-		   @extschema@.minhash_size(sa.%3$I) AS size_a, @extschema@.minhash_size(sb.%3$I) AS size_b,
-		   sa.%2$I AS key_a, sb.%2$I AS key_b,
-		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
-	  FROM candidates c JOIN ONLY %1$s sa ON sa.ctid = c.tid_a JOIN ONLY %1$s sb ON sb.ctid = c.tid_b
-	 WHERE %7$s$q$,
-			source, key_column, sig_column, layout.bands, layout.rows, layout.min_bands, verify,
-			CASE WHEN groups THEN '
-		   AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = s.ctid)' ELSE '' END);
-	END IF;
-
-	IF NOT groups THEN
-		-- key_a sorts before key_b in the key column's own order (nulls last;
-		-- equal keys in physical order).
-		RETURN format($q$
-SELECT first_key::text AS key_a, second_key::text AS key_b, resemblance
-  FROM (SELECT CASE WHEN a_first THEN key_a ELSE key_b END AS first_key,
-			   CASE WHEN a_first THEN key_b ELSE key_a END AS second_key, resemblance
-		  FROM (SELECT p.*, coalesce(p.key_a %2$s p.key_b, p.key_b IS NULL AND p.key_a IS NOT NULL)
-							OR (coalesce(p.key_a %3$s p.key_b, p.key_a IS NULL AND p.key_b IS NULL)
-								AND p.tid_a < p.tid_b) AS a_first
-				  FROM (%1$s) p) d) o
- ORDER BY first_key, second_key$q$, pairs_query, key_lt, key_eq);
-	END IF;
-
-	-- Rank: most distinct shingles first, then key (nulls last), then ctid
-	-- (only for equal keys).  Each pair is directed from its better-ranked
-	-- row; the walk reads them in the better row's rank order.  Every row of
-	-- the table comes out once: with its pivot if the walk gave it one,
-	-- else as a pivot itself (resemblance 1; 0 for an empty signature, which
-	-- resembles nothing, itself included, and so is never a copy nor in a
-	-- pair; null for a null signature).
-	-- Copies: a row whose signature is identical to a better-ranked row's
-	-- (within the threshold of itself) goes wherever that row goes, since
-	-- every resemblance of the two is the same; so only the best-ranked of
-	-- identical signatures takes part in the pairs, and n copies of one
-	-- document cost n rows instead of n^2 / 2 pairs.  Identical signatures
-	-- are found by a 64-bit hash, then compared whole.  The table is read
-	-- once for what these stages need (rows_read), so that their sorts and
-	-- hashes do not carry the signatures along.
-	RETURN format($q$
-WITH rows_read AS (
-	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
-		   @extschema@.minhash_hash_extended(s.%3$I, 0) AS sig_hash
-	  FROM ONLY %4$s s
-), twins AS (
-	SELECT r.sig_hash FROM rows_read r WHERE r.size > 0 GROUP BY r.sig_hash HAVING pg_catalog.count(*) > 1
-), copies AS (
-	SELECT x.tid, x.rep_tid, x.rep_key, x.size, x.resemblance
-	  FROM (SELECT y.*,
-				   (SELECT CASE WHEN sb.%3$I OPERATOR(@extschema@.=) sa.%3$I AND %5$s
-								THEN @extschema@.resemblance(sa.%3$I, sb.%3$I) END
-					  FROM ONLY %4$s sa, ONLY %4$s sb WHERE sa.ctid = y.rep_tid AND sb.ctid = y.tid) AS resemblance
-			  FROM (SELECT r.tid, r.size,
-						   pg_catalog.first_value(r.tid) OVER same_hash AS rep_tid,
-						   pg_catalog.first_value(r.key) OVER same_hash AS rep_key
-					  FROM rows_read r JOIN twins w ON w.sig_hash = r.sig_hash
-					WINDOW same_hash AS (PARTITION BY r.sig_hash ORDER BY r.key, r.tid)) y
-			 WHERE y.tid <> y.rep_tid
-			OFFSET 0) x
-	 WHERE x.resemblance IS NOT NULL
-), pairs AS (%1$s
-), directed AS (
-	SELECT CASE WHEN a_better THEN tid_a ELSE tid_b END AS better_tid,
-		   CASE WHEN a_better THEN tid_b ELSE tid_a END AS worse_tid,
-		   CASE WHEN a_better THEN size_a ELSE size_b END AS better_size,
-		   CASE WHEN a_better THEN key_a ELSE key_b END AS better_key, resemblance
-	  FROM (SELECT p.*, p.size_a > p.size_b
-						OR (p.size_a = p.size_b
-							AND (coalesce(p.key_a %6$s p.key_b, p.key_b IS NULL AND p.key_a IS NOT NULL)
-								 OR (coalesce(p.key_a %7$s p.key_b, p.key_a IS NULL AND p.key_b IS NULL)
-									 AND p.tid_a < p.tid_b))) AS a_better
-			  FROM pairs p) d
-), taken AS (
-	SELECT worse_tid AS tid, better_tid AS pivot_tid, better_size AS pivot_size, better_key AS pivot_key, resemblance
-	  FROM (SELECT d.*, @extschema@.near_dupe_group_walk(better_tid, worse_tid)
-						  OVER (ORDER BY better_size DESC, better_key, better_tid) AS joins
-			  FROM directed d) w
-	 WHERE joins
-), taken_copies AS (
-	SELECT c.tid, coalesce(t.pivot_tid, c.rep_tid) AS pivot_tid,
-		   CASE WHEN t.tid IS NULL THEN c.size ELSE t.pivot_size END AS pivot_size,
-		   CASE WHEN t.tid IS NULL THEN c.rep_key ELSE t.pivot_key END AS pivot_key,
-		   CASE WHEN t.tid IS NULL THEN c.resemblance ELSE t.resemblance END AS resemblance
-	  FROM copies c LEFT JOIN taken t ON t.tid = c.rep_tid
-), assigned AS (
-	SELECT s.tid, s.key, s.size,
-		   coalesce(t.pivot_tid, s.tid) AS pivot_tid,
-		   CASE WHEN t.tid IS NULL THEN s.size ELSE t.pivot_size END AS pivot_size,
-		   CASE WHEN t.tid IS NULL THEN s.key ELSE t.pivot_key END AS pivot_key,
-		   CASE WHEN t.tid IS NOT NULL THEN t.resemblance WHEN s.size > 0 THEN 1.0::double precision
-				WHEN s.size = 0 THEN 0.0::double precision END AS resemblance
-	  FROM rows_read s LEFT JOIN (SELECT * FROM taken UNION ALL SELECT * FROM taken_copies) t ON t.tid = s.tid
-)
-SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid) AS group_id,
-	   key::text AS key, pivot_key::text AS pivot, resemblance
-  FROM assigned a
- ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid, tid <> pivot_tid, size DESC NULLS LAST, a.key, tid$q$,
-		pairs_query, key_column, sig_column, source, verify, key_lt, key_eq);
-END
-$function$;
-
+-- them; the statement is near_dupe_statement's, in "Grouping beyond
+-- minhash.group_memory" below).
 
 -- The classes of a group table's documents, as review tools show them
 -- apart: documents in groups of two or more, documents with words alone in
@@ -933,3 +768,208 @@ CREATE FUNCTION @extschema@.minhash_sign_and_flag() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'minhash_sign_and_flag' LANGUAGE C;
 
 COMMENT ON FUNCTION @extschema@.minhash_sign_and_flag() IS 'BEFORE INSERT OR UPDATE row trigger; arguments (doc_column, sig_column, flag_column, threshold [, key_column [, ''lock'' | ''nolock'' [, shingles such as ''5 words'' or ''3 chars'']]]): sets a signature the statement left unset, or that an UPDATE of the document left as it was, to minhash(doc, num_perm of the column), then flags as minhash_flag_duplicates';
+
+-------------------------------------------------------------------------------
+-- Grouping beyond minhash.group_memory
+-------------------------------------------------------------------------------
+
+-- near_dupe_groups and near_dupe_pairs hold every signature in memory up to
+-- minhash.group_memory; beyond it they run the same grouping (or the same
+-- pairs) as one SQL statement, whose sorts spill to disk beyond work_mem and
+-- whose walk (near_dupe_group_walk) holds only the rows taken into a group,
+-- and return its rows (src/minhash_near_dupe_statement.c).  The statement is
+-- built here, in one place, for them and for near_dupe_query: with the keys
+-- as text or, for the typed overloads (typed_keys), in the key column's own
+-- type (a text form of a key need not read back as the same key), and with
+-- the approximate layout for recall => (NULL: exact).  sql/group_sql.sql
+-- checks that it gives the engine's rows on every input, sql/group.sql
+-- that the functions give the same rows either way.
+CREATE FUNCTION @extschema@.near_dupe_statement(source regclass, key_column name, sig_column name,
+									threshold double precision, groups boolean, typed_keys boolean,
+									recall double precision)
+	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	SET extra_float_digits = 3
+	AS $function$
+DECLARE
+	stats record;
+	verify text;
+	layout record;
+	pairs_query text;
+	key_lt text;
+	key_eq text;
+	key_cast text := CASE WHEN typed_keys THEN '' ELSE '::text' END;
+BEGIN
+	IF groups IS NULL THEN
+		RAISE EXCEPTION 'groups must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF threshold IS NULL THEN
+		RAISE EXCEPTION 'threshold must not be null'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a threshold between 0 and 1, or leave it out for the setting minhash.threshold.';
+	END IF;
+	SELECT * INTO stats FROM @extschema@.near_dupe_check(source, key_column, sig_column, threshold);
+
+	-- Keys compare by their type's own order, as near_dupe_groups and ORDER
+	-- BY compare them.  A type without one fails in the query's ORDER BY,
+	-- with PostgreSQL's error.
+	SELECT o.lt, o.eq INTO key_lt, key_eq FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
+	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
+	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
+
+	-- The band layout that finds every pair at the threshold: the engine's
+	-- pigeonhole layout (mh_pigeonhole_layout, through lsh_index_layout)
+	-- with the index's spare bands, a pair being a candidate when it shares
+	-- min_bands of them, and kept when it resembles at the threshold.  An
+	-- empty signature (no words) resembles nothing: it has no band keys
+	-- here, and the verification refuses it too, as % does.
+	-- With a recall, the layout is the engine's approximate one
+	-- (mh_recall_layout, min_bands 1): the candidates are then exactly the
+	-- pairs sharing one of its bands, the ones the engine's banded walk
+	-- (mh_group_greedy_banded) and mh_near_pairs compare, so the walk over
+	-- the verified pairs is that walk (identical signatures share every
+	-- band, so copies still go with the best-ranked of them).
+	-- near_dupe_groups takes the same layout with no spare bands (a
+	-- candidate shares one band): both find every pair at the threshold, so
+	-- both walk the same pairs.  Spare bands cost the engine memory, and
+	-- save this query the candidates that share one band by chance.
+	verify := format('@extschema@.resemblance(sa.%1$I, sb.%1$I) >= %2$L::double precision', sig_column, threshold)
+			  || format(' AND @extschema@.minhash_size(sa.%1$I) > 0 AND @extschema@.minhash_size(sb.%1$I) > 0', sig_column);
+	IF stats.signed < 2 THEN
+		pairs_query := 'SELECT NULL::tid AS tid_a, NULL::tid AS tid_b, NULL::bigint AS size_a, NULL::bigint AS size_b, '
+					   || format('NULL::%s AS key_a, NULL::%1$s AS key_b, ', pg_catalog.format_type(stats.key_type, NULL))
+					   || 'NULL::double precision AS resemblance WHERE false';
+	ELSE
+		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm, recall);
+		pairs_query := format($q$
+	WITH band_keys AS (
+		SELECT s.ctid AS tid, k.band_key
+		  FROM ONLY %1$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%3$I, %4$s, %5$s)) AS k(band_key)
+		 WHERE @extschema@.minhash_size(s.%3$I) > 0%8$s
+	), buckets AS (
+		SELECT pg_catalog.array_agg(tid) AS tids FROM band_keys GROUP BY band_key HAVING count(*) > 1
+	), candidates AS (
+		SELECT least(a.tid, b.tid) AS tid_a, greatest(a.tid, b.tid) AS tid_b
+		  FROM buckets CROSS JOIN LATERAL pg_catalog.unnest(tids) WITH ORDINALITY AS a(tid, i)
+			   CROSS JOIN LATERAL pg_catalog.unnest(tids[i + 1:]) AS b(tid)
+		 WHERE a.tid <> b.tid
+		 GROUP BY 1, 2 HAVING count(*) >= %6$s
+	)
+	SELECT c.tid_a, c.tid_b,
+		   @extschema@.minhash_size(sa.%3$I) AS size_a, @extschema@.minhash_size(sb.%3$I) AS size_b,
+		   sa.%2$I AS key_a, sb.%2$I AS key_b,
+		   @extschema@.resemblance(sa.%3$I, sb.%3$I) AS resemblance
+	  FROM candidates c JOIN ONLY %1$s sa ON sa.ctid = c.tid_a JOIN ONLY %1$s sb ON sb.ctid = c.tid_b
+	 WHERE %7$s$q$,
+			source, key_column, sig_column, layout.bands, layout.rows, layout.min_bands, verify,
+			CASE WHEN groups THEN '
+		   AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.tid = s.ctid)' ELSE '' END);
+	END IF;
+
+	IF NOT groups THEN
+		-- key_a sorts before key_b in the key column's own order (nulls last;
+		-- equal keys in physical order).
+		RETURN format($q$
+SELECT first_key%4$s AS key_a, second_key%4$s AS key_b, resemblance
+  FROM (SELECT CASE WHEN a_first THEN key_a ELSE key_b END AS first_key,
+			   CASE WHEN a_first THEN key_b ELSE key_a END AS second_key, resemblance
+		  FROM (SELECT p.*, coalesce(p.key_a %2$s p.key_b, p.key_b IS NULL AND p.key_a IS NOT NULL)
+							OR (coalesce(p.key_a %3$s p.key_b, p.key_a IS NULL AND p.key_b IS NULL)
+								AND p.tid_a < p.tid_b) AS a_first
+				  FROM (%1$s) p) d) o
+ ORDER BY first_key, second_key$q$, pairs_query, key_lt, key_eq, key_cast);
+	END IF;
+
+	-- Rank: most distinct shingles first, then key (nulls last), then ctid
+	-- (only for equal keys).  Each pair is directed from its better-ranked
+	-- row; the walk reads them in the better row's rank order.  Every row of
+	-- the table comes out once: with its pivot if the walk gave it one,
+	-- else as a pivot itself (resemblance 1; 0 for an empty signature, which
+	-- resembles nothing, itself included, and so is never a copy nor in a
+	-- pair; null for a null signature).
+	-- Copies: a row whose signature is identical to a better-ranked row's
+	-- (within the threshold of itself) goes wherever that row goes, since
+	-- every resemblance of the two is the same; so only the best-ranked of
+	-- identical signatures takes part in the pairs, and n copies of one
+	-- document cost n rows instead of n^2 / 2 pairs.  Identical signatures
+	-- are found by a 64-bit hash, then compared whole.  The table is read
+	-- once for what these stages need (rows_read), so that their sorts and
+	-- hashes do not carry the signatures along.
+	RETURN format($q$
+WITH rows_read AS (
+	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
+		   @extschema@.minhash_hash_extended(s.%3$I, 0) AS sig_hash
+	  FROM ONLY %4$s s
+), twins AS (
+	SELECT r.sig_hash FROM rows_read r WHERE r.size > 0 GROUP BY r.sig_hash HAVING pg_catalog.count(*) > 1
+), copies AS (
+	SELECT x.tid, x.rep_tid, x.rep_key, x.size, x.resemblance
+	  FROM (SELECT y.*,
+				   (SELECT CASE WHEN sb.%3$I OPERATOR(@extschema@.=) sa.%3$I AND %5$s
+								THEN @extschema@.resemblance(sa.%3$I, sb.%3$I) END
+					  FROM ONLY %4$s sa, ONLY %4$s sb WHERE sa.ctid = y.rep_tid AND sb.ctid = y.tid) AS resemblance
+			  FROM (SELECT r.tid, r.size,
+						   pg_catalog.first_value(r.tid) OVER same_hash AS rep_tid,
+						   pg_catalog.first_value(r.key) OVER same_hash AS rep_key
+					  FROM rows_read r JOIN twins w ON w.sig_hash = r.sig_hash
+					WINDOW same_hash AS (PARTITION BY r.sig_hash ORDER BY r.key, r.tid)) y
+			 WHERE y.tid <> y.rep_tid
+			OFFSET 0) x
+	 WHERE x.resemblance IS NOT NULL
+), pairs AS (%1$s
+), directed AS (
+	SELECT CASE WHEN a_better THEN tid_a ELSE tid_b END AS better_tid,
+		   CASE WHEN a_better THEN tid_b ELSE tid_a END AS worse_tid,
+		   CASE WHEN a_better THEN size_a ELSE size_b END AS better_size,
+		   CASE WHEN a_better THEN key_a ELSE key_b END AS better_key, resemblance
+	  FROM (SELECT p.*, p.size_a > p.size_b
+						OR (p.size_a = p.size_b
+							AND (coalesce(p.key_a %6$s p.key_b, p.key_b IS NULL AND p.key_a IS NOT NULL)
+								 OR (coalesce(p.key_a %7$s p.key_b, p.key_a IS NULL AND p.key_b IS NULL)
+									 AND p.tid_a < p.tid_b))) AS a_better
+			  FROM pairs p) d
+), taken AS (
+	SELECT worse_tid AS tid, better_tid AS pivot_tid, better_size AS pivot_size, better_key AS pivot_key, resemblance
+	  FROM (SELECT d.*, @extschema@.near_dupe_group_walk(better_tid, worse_tid)
+						  OVER (ORDER BY better_size DESC, better_key, better_tid) AS joins
+			  FROM directed d) w
+	 WHERE joins
+), taken_copies AS (
+	SELECT c.tid, coalesce(t.pivot_tid, c.rep_tid) AS pivot_tid,
+		   CASE WHEN t.tid IS NULL THEN c.size ELSE t.pivot_size END AS pivot_size,
+		   CASE WHEN t.tid IS NULL THEN c.rep_key ELSE t.pivot_key END AS pivot_key,
+		   CASE WHEN t.tid IS NULL THEN c.resemblance ELSE t.resemblance END AS resemblance
+	  FROM copies c LEFT JOIN taken t ON t.tid = c.rep_tid
+), assigned AS (
+	SELECT s.tid, s.key, s.size,
+		   coalesce(t.pivot_tid, s.tid) AS pivot_tid,
+		   CASE WHEN t.tid IS NULL THEN s.size ELSE t.pivot_size END AS pivot_size,
+		   CASE WHEN t.tid IS NULL THEN s.key ELSE t.pivot_key END AS pivot_key,
+		   CASE WHEN t.tid IS NOT NULL THEN t.resemblance WHEN s.size > 0 THEN 1.0::double precision
+				WHEN s.size = 0 THEN 0.0::double precision END AS resemblance
+	  FROM rows_read s LEFT JOIN (SELECT * FROM taken UNION ALL SELECT * FROM taken_copies) t ON t.tid = s.tid
+)
+SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid) AS group_id,
+	   key%8$s AS key, pivot_key%8$s AS pivot, resemblance
+  FROM assigned a
+ ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_tid, tid <> pivot_tid, size DESC NULLS LAST, a.key, tid$q$,
+		pairs_query, key_column, sig_column, source, verify, key_lt, key_eq, key_cast);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_statement(regclass, name, name, double precision, boolean, boolean, double precision) IS 'internal: the statement of near_dupe_query, with the keys in their own type (typed_keys) and the approximate layout of lsh_index_layout(threshold, num_perm, recall) (recall not null); near_dupe_groups and near_dupe_pairs run it beyond minhash.group_memory';
+
+-- The statement is near_dupe_statement's with text keys, exact.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_query(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT @extschema@.minhash_threshold(), groups boolean DEFAULT false)
+	RETURNS text LANGUAGE sql STABLE PARALLEL RESTRICTED
+	AS $function$
+SELECT @extschema@.near_dupe_statement(source, key_column, sig_column, threshold, groups, false, NULL)
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off), as they run it beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold; in memory up to minhash.group_memory, beyond it as one SQL statement whose sorts spill to disk (near_dupe_query(..., groups => true))';
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (default minhash_threshold(), the setting), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory up to minhash.group_memory, beyond it as one SQL statement whose sorts spill to disk (near_dupe_query(..., groups => false))';

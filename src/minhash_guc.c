@@ -51,8 +51,8 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomIntVariable("minhash.group_memory",
-							"Sets the most memory near_dupe_groups() and near_dupe_pairs() may hold.",
-							"They hold every key and signature of the table in memory; a call that would hold more stops with an error first. -1 uses maintenance_work_mem.",
+							"Sets the most memory near_dupe_groups() and near_dupe_pairs() hold in memory.",
+							"They hold every key and signature of the table in memory; beyond it they run as one SQL statement whose sorts spill to disk. -1 uses maintenance_work_mem.",
 							&minhash_group_memory,
 							-1, -1, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB,

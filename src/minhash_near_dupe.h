@@ -11,6 +11,7 @@
 
 #include "fmgr.h"
 #include "utils/sortsupport.h"
+#include "utils/tuplestore.h"
 
 #include "minhash.h"
 
@@ -40,7 +41,16 @@ typedef struct NearDupeRow
 typedef struct NearDupeCall
 {
 	NearDupeKind kind;
-	bool		approximate;	/* recall given: the SQL path is no alternative */
+	bool		approximate;	/* recall given */
+
+	/*
+	 * Beyond minhash.group_memory the call may run as one SQL statement
+	 * instead (near_dupe_statement, which the extension's SQL has from 1.2
+	 * on; never for near_dupe_groups_append); then the read stops at the
+	 * setting and says so, rather than refusing.
+	 */
+	bool		statement_available;
+	const char *schema;			/* the extension's */
 
 	/* the source, as the checks found it */
 	Oid			relation;
@@ -67,6 +77,7 @@ typedef struct NearDupeCall
 
 	/* how keys compare: their type's btree order and the column's collation */
 	SortSupportData key_order;
+	Oid			key_collation;
 	int16		key_typlen;
 	bool		key_byval;
 
@@ -105,11 +116,37 @@ extern void minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearD
 extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg);
 
 /*
- * Reads every row the source's scan returns, counting what it holds: a
- * call that would pass minhash.group_memory stops (53400), as does a null
- * key (23502) or signatures of different parameters (22000).
+ * Reads every row the source's scan returns, counting what it holds; true
+ * when it holds them all.  A call that would pass minhash.group_memory stops
+ * (53400) or, with statement_available, stops reading and returns false.
+ * A null key stops the call (23502), as do signatures of different
+ * parameters (22000).
  */
-extern void minhash_near_dupe_read(NearDupeCall *call);
+extern bool minhash_near_dupe_read(NearDupeCall *call);
+
+/*
+ * Whether the call may hold `bytes` more, allocated in up to `allocations`
+ * pieces.
+ */
+extern bool minhash_near_dupe_fits(const NearDupeCall *call, uint64 bytes, int allocations);
+
+/*
+ * Lets go of every row the call holds, keeping its source, so that the
+ * statement path can run (minhash_near_dupe_statement.c).
+ */
+extern void minhash_near_dupe_forget_rows(NearDupeCall *call);
+
+/* Stops the call (23505): `key` appears more than once. */
+pg_noreturn extern void minhash_near_dupe_report_duplicate_key(const NearDupeCall *call, Datum key);
+
+/*
+ * Beyond minhash.group_memory: runs the call as one SQL statement
+ * (near_dupe_statement: groups or pairs; recall < 0: exact) and puts its
+ * rows, the ones the engine would have returned in the same order, into the
+ * result.  The call holds nothing after.
+ */
+extern void minhash_near_dupe_run_statement(NearDupeCall *call, bool groups, double recall,
+											Tuplestorestate *store, TupleDesc desc);
 
 /* Stops the call (23502): a key is null. */
 pg_noreturn extern void minhash_near_dupe_report_null_key(const NearDupeCall *call);
@@ -168,9 +205,11 @@ extern Datum minhash_near_dupe_result_key(const NearDupeCall *call, uint32 row);
 /*
  * The engine's greedy walk over rows ranked[0 .. count), all signed, in rank
  * order: exact (bands 0) or with the given approximate layout
- * (minhash_near_dupe_groups.c).
+ * (minhash_near_dupe_groups.c).  False when its buckets would pass
+ * minhash.group_memory and the call has the statement to run instead (else
+ * that stops the call, 53400).
  */
-extern void minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count,
+extern bool minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count,
 								   uint32 bands, uint32 band_rows, uint32 *pivots,
 								   double *resemblance);
 

@@ -14,10 +14,13 @@
  *
  * Memory: the keys and signatures, the orders, the engine's input and
  * output and its band buckets, all counted against minhash.group_memory as
- * they are allocated (minhash_near_dupe_source.c); the call stops (53400)
- * before it would hold more.  For a table beyond it, the path is the same
- * grouping as one SQL statement, near_dupe_query(..., groups => true), whose
- * sorts spill to disk (sql/group.sql checks it gives these rows exactly).
+ * they are allocated (minhash_near_dupe_source.c).  A table that would pass
+ * it is grouped by the same grouping as one SQL statement instead, whose
+ * sorts spill to disk (minhash_near_dupe_statement.c; sql/group.sql checks
+ * both give the same rows): as soon as the read reaches the setting, or
+ * when the arrays below or the engine's buckets would pass it.  Without the
+ * statement (the extension's SQL older than 1.2) the call stops (53400)
+ * before it would hold more.
  */
 #include "postgres.h"
 
@@ -48,7 +51,7 @@ minhash_near_dupe_compare_rank(const NearDupeCall *call, uint32 a, uint32 b)
  * 0), or with candidates from the given approximate layout; it may hold
  * what the call may still hold.
  */
-void
+bool
 minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, uint32 bands,
 			uint32 band_rows, uint32 *pivots, double *resemblance)
 {
@@ -69,6 +72,12 @@ minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, u
 										NULL, pivots, resemblance, &memory);
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
+	if (status == MH_ERR_TOO_LARGE && call->statement_available)
+	{
+		pfree(signatures);
+		pfree(empty);
+		return false;
+	}
 	if (status == MH_ERR_TOO_LARGE)
 		minhash_near_dupe_refuse(call, minhash_near_dupe_held(call) + memory, true,
 								 psprintf("%u rows, %u of them with a signature of %u values, at threshold %g: the rows take %llu kB, and the grouping's band buckets up to %llu kB more.",
@@ -87,6 +96,7 @@ minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, u
 		minhash_report_core_failure(status, "group signatures");
 	pfree(signatures);
 	pfree(empty);
+	return true;
 }
 
 /* Put the groups into the result, in pivot rank order, each pivot first. */
@@ -144,6 +154,26 @@ emit_groups(NearDupeCall *call, const uint32 *ranked, const uint32 *pivots,
 	pfree(members);
 }
 
+/*
+ * What the arrays of a grouping of the rows read take, all of them counted
+ * as if held at once (more than at any one time): the key order and its
+ * sort's, the rows without a signature, the rank sort's, pivots and
+ * resemblances, the engine's input, emit_groups' counting sort; nine
+ * allocations.  Checked before the first of them, so that a table whose
+ * rows fit but whose arrays would not goes to the statement instead of
+ * stopping halfway.
+ */
+static uint64
+arrays_bytes(const NearDupeCall *call)
+{
+	uint64		rows = call->count,
+				signed_rows = call->signed_count;
+
+	return 4 * sizeof(uint32) * rows +
+		(2 * sizeof(uint32) + sizeof(double) + sizeof(uint32 *) + sizeof(uint8)) * signed_rows +
+		2 * sizeof(uint32) * (signed_rows + 1);
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
  * near_dupe_groups(source regclass, key_column name, sig_column name,
@@ -176,7 +206,13 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	call.approximate = approximate;
 	if (approximate)
 		minhash_check_recall(PG_GETARG_FLOAT8(5));
-	minhash_near_dupe_read(&call);
+	if (!minhash_near_dupe_read(&call) ||
+		(call.statement_available && !minhash_near_dupe_fits(&call, arrays_bytes(&call), 9)))
+	{
+		minhash_near_dupe_run_statement(&call, true, approximate ? PG_GETARG_FLOAT8(5) : -1.0,
+										store, desc);
+		return (Datum) 0;
+	}
 	if (approximate && call.signed_count > 0)
 		minhash_recall_layout(call.threshold, PG_GETARG_FLOAT8(5), call.params.num_perm,
 							  &recall_bands, &recall_rows);
@@ -185,9 +221,15 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	minhash_near_dupe_sort(&call, ranked, call.count, minhash_near_dupe_compare_rank);
 	pivots = minhash_near_dupe_alloc(&call, sizeof(uint32) * (Size) call.signed_count);
 	resemblance = minhash_near_dupe_alloc(&call, sizeof(double) * (Size) call.signed_count);
-	if (call.signed_count > 0)
-		minhash_near_dupe_walk(&call, ranked, call.signed_count, recall_bands, recall_rows, pivots,
-					resemblance);
+	if (call.signed_count > 0 &&
+		!minhash_near_dupe_walk(&call, ranked, call.signed_count, recall_bands, recall_rows, pivots,
+								resemblance))
+	{
+		/* the engine's buckets would pass the setting */
+		minhash_near_dupe_run_statement(&call, true, approximate ? PG_GETARG_FLOAT8(5) : -1.0,
+										store, desc);
+		return (Datum) 0;
+	}
 
 	emit_groups(&call, ranked, pivots, resemblance, store, desc);
 	minhash_near_dupe_end(&call);

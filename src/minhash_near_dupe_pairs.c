@@ -21,10 +21,14 @@
  *
  * Memory: the keys and signatures as near_dupe_groups holds them, the
  * engine's band sort and the pairs themselves, all counted against
- * minhash.group_memory as they are allocated (minhash_near_dupe_source.c):
- * the call stops (53400) before it would hold more, with what to set.  The
- * engine polls for interrupts; nothing here runs for long without a chance
- * to cancel.
+ * minhash.group_memory as they are allocated (minhash_near_dupe_source.c).
+ * Pairs that would pass it come from the same pairs as one SQL statement
+ * instead, whose sorts spill to disk (minhash_near_dupe_statement.c): as
+ * soon as the read reaches the setting, or when the arrays or the engine's
+ * band sort and pairs would pass it.  Without the statement (the
+ * extension's SQL older than 1.2) the call stops (53400) before it would
+ * hold more, with what to set.  The engine polls for interrupts; nothing
+ * here runs for long without a chance to cancel.
  */
 #include "postgres.h"
 
@@ -85,7 +89,11 @@ release_pairs(void *arg)
 	block->pairs = NULL;
 }
 
-/* The engine's pairs of the signed rows ordered[0 .. count). */
+/*
+ * The engine's pairs of the signed rows ordered[0 .. count); NULL when they
+ * would pass minhash.group_memory and the call has the statement to run
+ * instead.
+ */
 static PairBlock *
 find_pairs(NearDupeCall *call, const uint32 *ordered, uint32 count, uint32 bands,
 		   uint32 band_rows)
@@ -111,6 +119,12 @@ find_pairs(NearDupeCall *call, const uint32 *ordered, uint32 count, uint32 bands
 	}
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
+	if (status == MH_ERR_TOO_LARGE && call->statement_available)
+	{
+		pfree(signatures);
+		pfree(empty);
+		return NULL;
+	}
 	if (status == MH_ERR_TOO_LARGE)
 		minhash_near_dupe_refuse(call, held + memory, false,
 								 block->count > 0 ?
@@ -191,7 +205,19 @@ minhash_near_dupe_pairs(PG_FUNCTION_ARGS)
 	minhash_near_dupe_begin(fcinfo, NEAR_DUPE_PAIRS, PG_NARGS() >= 5 && result_key_type != TEXTOID,
 							result_key_type, &call);
 	call.approximate = !exact;
-	minhash_near_dupe_read(&call);
+	/*
+	 * The arrays: the key order and its sort's, the rows without a
+	 * signature, the engine's input, its pair block (six allocations).
+	 */
+	if (!minhash_near_dupe_read(&call) ||
+		(call.statement_available &&
+		 !minhash_near_dupe_fits(&call, 3 * sizeof(uint32) * (uint64) call.count +
+								 (sizeof(uint32 *) + sizeof(uint8)) * (uint64) call.signed_count +
+								 sizeof(PairBlock), 6)))
+	{
+		minhash_near_dupe_run_statement(&call, false, exact ? -1.0 : recall, store, desc);
+		return (Datum) 0;
+	}
 	if (call.signed_count >= 2)
 		choose_layout(call.threshold, exact, recall, call.params.num_perm, &bands, &band_rows);
 
@@ -199,6 +225,11 @@ minhash_near_dupe_pairs(PG_FUNCTION_ARGS)
 	if (call.signed_count >= 2)
 	{
 		block = find_pairs(&call, ordered, call.signed_count, bands, band_rows);
+		if (block == NULL)
+		{
+			minhash_near_dupe_run_statement(&call, false, exact ? -1.0 : recall, store, desc);
+			return (Datum) 0;
+		}
 		emit_pairs(&call, ordered, block, store, desc);
 	}
 	minhash_near_dupe_end(&call);

@@ -34,9 +34,13 @@
  * the setting + work_mem + 2 MB (DESIGN.md, "What a call holds";
  * test/stress/group_memory.sh measures it).
  *
- * A read that would pass the setting goes on without holding anything,
- * adding up what the rest of the rows would take, so that the refusal says
- * how much memory the rows need; it costs one scan of the table.
+ * A read that would pass the setting stops there when the call can run as
+ * one SQL statement instead (near_dupe_statement, the extension's SQL from
+ * 1.2 on: minhash_near_dupe_statement.c).  Otherwise (an extension whose SQL
+ * is older, or near_dupe_groups_append) it goes on without holding
+ * anything, adding up what the rest of the rows would take, so that the
+ * refusal says how much memory the rows need; it costs one scan of the
+ * table.
  */
 #include "postgres.h"
 
@@ -95,6 +99,13 @@ minhash_near_dupe_held(const NearDupeCall *call)
 	return (uint64) MemoryContextMemAllocated(call->context, true) + call->outside;
 }
 
+bool
+minhash_near_dupe_fits(const NearDupeCall *call, uint64 bytes, int allocations)
+{
+	/* each allocation may start a block of the context, or round up within one */
+	return bytes + (uint64) allocations * 2 * ALLOCSET_SMALL_MAXSIZE <= minhash_near_dupe_room(call);
+}
+
 uint64
 minhash_near_dupe_room(const NearDupeCall *call)
 {
@@ -136,12 +147,10 @@ minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed, bool suffices,
 
 	if (call->kind == NEAR_DUPE_APPEND)
 		alternative = ": it holds the rows to append, their band keys and the pairs they make with the rows grouped before, never the rows grouped before themselves.";
-	else if (call->kind == NEAR_DUPE_GROUPS && call->approximate)
-		alternative = ": the grouping as one SQL statement, near_dupe_query(..., groups => true), is exact only.";
-	else if (call->kind == NEAR_DUPE_GROUPS)
-		alternative = ", or run the query that near_dupe_query(..., groups => true) returns, with enable_hashagg and enable_mergejoin off: it gives the same groups without holding the signatures in memory.";
+	else if (!call->statement_available)
+		alternative = ", or run ALTER EXTENSION minhash UPDATE: beyond the setting the call then runs as one SQL statement, whose sorts spill to disk.";
 	else
-		alternative = ", or run the query that near_dupe_query(..., groups => false) returns, with enable_hashagg off: it gives the exact pairs without holding the signatures in memory.";
+		alternative = ".";
 	ereport(ERROR,
 			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 			 errmsg("%s needs %s%llu kB of memory, more than minhash.group_memory (%d kB)",
@@ -262,6 +271,20 @@ minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_k
 	minhash_near_dupe_begin_at(fcinfo, 0, kind, typed_keys, result_key_type, call);
 }
 
+/*
+ * Whether the extension's SQL has near_dupe_statement (1.2 and later): the
+ * library serves older SQL too, until ALTER EXTENSION minhash UPDATE.
+ */
+static bool
+statement_exists(const char *schema)
+{
+	Oid			types[7] = {REGCLASSOID, NAMEOID, NAMEOID, FLOAT8OID, BOOLOID, BOOLOID, FLOAT8OID};
+
+	return OidIsValid(LookupFuncName(list_make2(makeString(pstrdup(schema)),
+												makeString(pstrdup("near_dupe_statement"))),
+									 7, types, true));
+}
+
 void
 minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind, bool typed_keys,
 						   Oid result_key_type, NearDupeCall *call)
@@ -281,6 +304,7 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	call->scratch = AllocSetContextCreate(call->context, "near_dupe detoast", ALLOCSET_SMALL_SIZES);
 	call->limit = (uint64) group_memory_kb() * 1024;
 	call->arena_block = ARENA_FIRST_BLOCK;
+	call->schema = MemoryContextStrdup(call->context, schema);
 
 	minhash_near_dupe_check_threshold(fcinfo, first + 3);
 	for (int i = 0; i < 4; i++)
@@ -302,6 +326,7 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	else
 		check = psprintf("SELECT c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
 						 quote_identifier(schema));
+	call->statement_available = kind != NEAR_DUPE_APPEND && statement_exists(schema);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args(check, 4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
@@ -336,6 +361,8 @@ prepare_key_order(NearDupeCall *call, Oid collation)
 				 errmsg("could not identify an ordering operator for type %s",
 						format_type_be(call->key_type)),
 				 errhint("Groups are ranked by key: use a key column of a type with a btree operator class.")));
+	call->key_collation = collation;
+	memset(&call->key_order, 0, sizeof(call->key_order));
 	old = MemoryContextSwitchTo(call->context);
 	call->key_order.ssup_cxt = call->context;
 	call->key_order.ssup_collation = collation;
@@ -357,6 +384,18 @@ key_for_message(const NearDupeCall *call, Datum key)
 	text = OidOutputFunctionCall(output, key);
 	cut = strlen(text) > KEY_SHOWN_BYTES ? pg_mbcliplen(text, strlen(text), KEY_SHOWN_BYTES) : -1;
 	return cut < 0 ? text : psprintf("%.*s...", cut, text);
+}
+
+void
+minhash_near_dupe_report_duplicate_key(const NearDupeCall *call, Datum key)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNIQUE_VIOLATION),
+			 errmsg("key column \"%s\" of relation \"%s\" is not unique",
+					call->key_column, get_rel_name(call->relation)),
+			 errdetail("Key (%s)=(%s) appears more than once.",
+					   call->key_column, key_for_message(call, key)),
+			 errhint("Use a unique key column without nulls, such as the primary key.")));
 }
 
 /* A null key stops the read (23502): the result names each row by its key. */
@@ -400,6 +439,7 @@ minhash_near_dupe_report_mixed(const NearDupeCall *call, const MhParams *other)
 typedef struct ReadTally
 {
 	bool		holding;		/* false once the setting is reached */
+	bool		stop;			/* the setting is reached and the call has the statement */
 	uint64		held;			/* what the call held then */
 	uint64		rows;			/* rows read in all */
 	uint64		bytes_not_held; /* what the rows read since would take */
@@ -591,17 +631,22 @@ read_row(NearDupeCall *call, HeapTuple tuple, TupleDesc desc, ReadTally *tally)
 		tally->holding = false;
 		tally->held = held_before;
 		MemoryContextReset(call->scratch);
+		if (call->statement_available)
+		{
+			tally->stop = true;
+			return;
+		}
 	}
 	tally->bytes_not_held += row_size(call, key, key_text, !text_null, sig, !sig_null);
 }
 
-void
+bool
 minhash_near_dupe_read(NearDupeCall *call)
 {
 	char	   *query;
 	Portal		portal;
 	long		fetch = 16;
-	ReadTally	tally = {true, 0, 0, 0};
+	ReadTally	tally = {true, false, 0, 0, 0};
 
 	/* key::text only for a result that carries the keys as text */
 	query = psprintf("SELECT s.%s, %s, s.%s FROM ONLY %s.%s s%s",
@@ -623,8 +668,10 @@ minhash_near_dupe_read(NearDupeCall *call)
 		SPI_cursor_fetch(portal, true, fetch);
 		if (SPI_processed == 0)
 			break;
-		for (uint64 i = 0; i < SPI_processed; i++)
+		for (uint64 i = 0; i < SPI_processed && !tally.stop; i++)
 			read_row(call, SPI_tuptable->vals[i], SPI_tuptable->tupdesc, &tally);
+		if (tally.stop)
+			break;
 		/* the next batch about FETCH_BYTES */
 		batch_bytes = MemoryContextMemAllocated(SPI_tuptable->tuptabcxt, true);
 		fetch = (long) Max(1, Min(FETCH_ROWS_MAX, (uint64) FETCH_BYTES * SPI_processed / Max(batch_bytes, 1)));
@@ -633,12 +680,15 @@ minhash_near_dupe_read(NearDupeCall *call)
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	if (tally.stop)
+		return false;
 	if (!tally.holding)
 		minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false,
 								 psprintf("Its %llu rows take %llu kB as they are read (keys and signatures), before they are %s.",
 										  (unsigned long long) tally.rows,
 										  (unsigned long long) ((tally.held + tally.bytes_not_held) / 1024),
 										  call->kind != NEAR_DUPE_PAIRS ? "grouped" : "paired"));
+	return true;
 }
 
 /* --- ordering --------------------------------------------------------- */
@@ -698,13 +748,7 @@ compare_unique_keys(const NearDupeCall *call, uint32 a, uint32 b)
 										  (SortSupport) &call->key_order);
 
 	if (cmp == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNIQUE_VIOLATION),
-				 errmsg("key column \"%s\" of relation \"%s\" is not unique",
-						call->key_column, get_rel_name(call->relation)),
-				 errdetail("Key (%s)=(%s) appears more than once.",
-						   call->key_column, key_for_message(call, call->rows[a].key)),
-				 errhint("Use a unique key column without nulls, such as the primary key.")));
+		minhash_near_dupe_report_duplicate_key(call, call->rows[a].key);
 	return cmp;
 }
 
@@ -754,6 +798,29 @@ minhash_near_dupe_result_key(const NearDupeCall *call, uint32 row)
 	const NearDupeRow *r = &call->rows[row];
 
 	return r->key_text != NULL ? PointerGetDatum(r->key_text) : r->key;
+}
+
+void
+minhash_near_dupe_forget_rows(NearDupeCall *call)
+{
+	MemoryContext parent = MemoryContextGetParent(call->context);
+	NearDupeCall kept = *call;
+
+	/* what names the source, copied out of the context that goes */
+	kept.key_column = MemoryContextStrdup(parent, call->key_column);
+	kept.sig_column = MemoryContextStrdup(parent, call->sig_column);
+	kept.schema = MemoryContextStrdup(parent, call->schema);
+	MemoryContextDelete(call->context);
+
+	kept.context = AllocSetContextCreate(parent, "near_dupe call", ALLOCSET_SMALL_SIZES);
+	kept.scratch = AllocSetContextCreate(kept.context, "near_dupe detoast", ALLOCSET_SMALL_SIZES);
+	kept.rows = NULL;
+	kept.count = kept.capacity = kept.signed_count = 0;
+	kept.outside = 0;
+	kept.arena_next = kept.arena_end = NULL;
+	kept.arena_block = ARENA_FIRST_BLOCK;
+	*call = kept;
+	prepare_key_order(call, call->key_collation);
 }
 
 void

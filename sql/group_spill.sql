@@ -1,0 +1,137 @@
+-- near_dupe_groups and near_dupe_pairs beyond minhash.group_memory: the call
+-- runs as one SQL statement (near_dupe_statement, the text of
+-- near_dupe_query, with the keys in their own type and the approximate
+-- layout for recall =>) instead of refusing, and returns exactly the rows,
+-- in the same order, that it returns in memory, as a sort returns the same
+-- rows whether it spilled or not.  Every table here holds more than 64kB of
+-- signatures (at least 170 rows of 128 values, 512 bytes each), so at 64kB
+-- every call below takes the statement.
+
+-- Families of edited copies (member m of family f replaces m words of 60,
+-- neighbours resemble each other about 0.84), loners, two identical
+-- documents, two without words, rows without a signature, and then a copy
+-- of every row ranked before its original (a smaller key) and one after.
+CREATE TABLE gsp (id int, body text, sig minhash);
+INSERT INTO gsp (id, body)
+SELECT f * 10 + m,
+       CASE WHEN m % 3 = 2 THEN 'hello there ' ELSE '' END ||
+       (SELECT string_agg(CASE WHEN w <= m * 10 AND w % 10 = 0 THEN 'edit' || w ELSE 'f' || f || 'w' || w END,
+                          ' ' ORDER BY w)
+          FROM generate_series(1, 60) w)
+  FROM generate_series(1, 6) f, generate_series(0, 5) m;
+INSERT INTO gsp (id, body) VALUES
+	(71, 'a loner with a few words of its own and nothing else at all'),
+	(72, 'another loner that shares nothing with any of the others here'),
+	(73, 'a copy that exists twice in the table word for word'),
+	(74, 'a copy that exists twice in the table word for word'),
+	(75, ''),
+	(76, '   ...   '),
+	(77, NULL),
+	(78, NULL);
+UPDATE gsp SET sig = minhash(body) WHERE body IS NOT NULL;
+INSERT INTO gsp SELECT CASE c WHEN 1 THEN -id ELSE id + 1000 * c END, body, sig FROM gsp, generate_series(1, 3) c;
+-- The same rows under text keys whose order is not the integers' and
+-- bigint keys.
+CREATE TABLE gsp_text AS SELECT CASE WHEN id % 2 = 0 THEN 'K' ELSE 'k' END || substr(md5(id::text), 1, 10) AS k, sig FROM gsp;
+CREATE TABLE gsp_big AS SELECT id::bigint * 100000000000 AS k, sig FROM gsp;
+-- 300 copies of one memo and 300 near-copies of another.
+CREATE TABLE gsp_copies AS
+SELECT i AS id, minhash(CASE WHEN i <= 300 THEN 'the same memo sent to everybody in the company'
+                             ELSE 'a memo about the party on friday evening in the big hall number ' || i END) AS sig
+  FROM generate_series(1, 600) i;
+ANALYZE gsp, gsp_text, gsp_big, gsp_copies;
+
+-- The rows of a call, in order, with the cap at its default and at 64kB:
+-- how many, how many differ position by position, and what the call at
+-- 64kB ended with (a refusal would be 53400).
+CREATE FUNCTION pg_temp.same_rows(call text) RETURNS TABLE (rows bigint, differences bigint, at_64kb text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	in_memory text[];
+	spilled text[];
+	outcome text := 'ran';
+BEGIN
+	EXECUTE format('SELECT array_agg(c::text ORDER BY c.ordinality) FROM %s WITH ORDINALITY c', call) INTO in_memory;
+	PERFORM pg_catalog.set_config('minhash.group_memory', '64kB', true);
+	BEGIN
+		EXECUTE format('SELECT array_agg(c::text ORDER BY c.ordinality) FROM %s WITH ORDINALITY c', call) INTO spilled;
+	EXCEPTION WHEN OTHERS THEN
+		outcome := SQLSTATE;
+	END;
+	RESET minhash.group_memory;
+	RETURN QUERY SELECT count(*), count(*) FILTER (WHERE a IS DISTINCT FROM b), outcome
+	  FROM unnest(in_memory, spilled) u(a, b);
+END $$;
+
+-- Groups, text keys (the four-argument form) and typed keys, exact and with
+-- a recall, at several thresholds; the threshold left out is the setting.
+SET minhash.threshold = 0.65;
+SELECT f.call, s.*
+  FROM (SELECT format('near_dupe_groups(%L, %L, ''sig''%s)', r, k, coalesce(', ' || t, '')) AS call
+          FROM (VALUES ('gsp', 'id'), ('gsp_text', 'k'), ('gsp_big', 'k')) v(r, k),
+               unnest(ARRAY['0.3', '0.5', '0.7', '0.8', '0.9', '1', NULL]) t) f,
+       pg_temp.same_rows(f.call) s;
+SELECT f.call, s.*
+  FROM (SELECT format('near_dupe_groups(%L, %L, ''sig'', %s, NULL::%s%s)', r, k, t, kt,
+                      coalesce(', recall => ' || recall, '')) AS call
+          FROM (VALUES ('gsp', 'id', 'int'), ('gsp', 'id', 'text'), ('gsp_text', 'k', 'text'), ('gsp_big', 'k', 'bigint')) v(r, k, kt),
+               unnest(ARRAY['0.3', '0.5', '0.8', '0.95']) t,
+               unnest(ARRAY['0.9', '0.99', NULL]) recall) f,
+       pg_temp.same_rows(f.call) s;
+-- Pairs, the same.
+SELECT f.call, s.*
+  FROM (SELECT format('near_dupe_pairs(%L, %L, ''sig''%s)', r, k, coalesce(', ' || t, '')) AS call
+          FROM (VALUES ('gsp', 'id'), ('gsp_text', 'k'), ('gsp_big', 'k')) v(r, k),
+               unnest(ARRAY['0.3', '0.5', '0.8', '1', NULL]) t) f,
+       pg_temp.same_rows(f.call) s;
+SELECT f.call, s.*
+  FROM (SELECT format('near_dupe_pairs(%L, %L, ''sig'', %s, NULL::%s%s)', r, k, t, kt,
+                      coalesce(', recall => ' || recall, '')) AS call
+          FROM (VALUES ('gsp', 'id', 'int'), ('gsp_text', 'k', 'text'), ('gsp_big', 'k', 'bigint')) v(r, k, kt),
+               unnest(ARRAY['0.5', '0.8']) t,
+               unnest(ARRAY['0.9', NULL]) recall) f,
+       pg_temp.same_rows(f.call) s;
+RESET minhash.threshold;
+-- Copies and near-copies: one group each; 44,850 pairs of the copies.
+SELECT f.call, s.*
+  FROM (VALUES ('near_dupe_groups(''gsp_copies'', ''id'', ''sig'', 0.8)'),
+               ('near_dupe_groups(''gsp_copies'', ''id'', ''sig'', 0.8, NULL::int, recall => 0.99)'),
+               ('near_dupe_pairs(''gsp_copies'', ''id'', ''sig'', 0.9)')) f(call),
+       pg_temp.same_rows(f.call) s;
+
+-- The typed keys come back in their own type, not as text.
+SET minhash.group_memory = '64kB';
+SELECT pg_typeof(key) AS key, pg_typeof(pivot) AS pivot
+  FROM near_dupe_groups('gsp_big', 'k', 'sig', 0.8, NULL::bigint) LIMIT 1;
+SELECT pg_typeof(key_a) AS key_a, pg_typeof(key_b) AS key_b
+  FROM near_dupe_pairs('gsp_big', 'k', 'sig', 0.8, NULL::bigint) LIMIT 1;
+
+-- The statement's planner settings last only as long as it runs.
+SET enable_hashagg = on;
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.8);
+SHOW enable_hashagg;
+SHOW enable_mergejoin;
+
+-- The keys are checked as in memory: a null key (23502) and a repeated one
+-- (23505) stop the call with the same errors, as do signatures built with
+-- different parameters (22000).  An error leaves the settings as they were.
+CREATE TABLE gsp_null_key AS SELECT NULLIF(id, 30) AS id, sig FROM gsp;
+CREATE TABLE gsp_twice AS SELECT CASE WHEN id = 31 THEN 30 ELSE id END AS id, sig FROM gsp;
+CREATE TABLE gsp_mixed AS SELECT id, CASE WHEN id = 31 THEN minhash(body, 64) ELSE sig END AS sig FROM gsp;
+\set SHOW_CONTEXT never
+RESET minhash.group_memory;
+SELECT count(*) FROM near_dupe_groups('gsp_null_key', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_groups('gsp_twice', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_pairs('gsp_twice', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_groups('gsp_mixed', 'id', 'sig', 0.8);
+SET minhash.group_memory = '64kB';
+SELECT count(*) FROM near_dupe_groups('gsp_null_key', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_groups('gsp_twice', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_pairs('gsp_twice', 'id', 'sig', 0.8);
+SELECT count(*) FROM near_dupe_groups('gsp_mixed', 'id', 'sig', 0.8);
+SHOW enable_hashagg;
+\set SHOW_CONTEXT errors
+RESET minhash.group_memory;
+RESET enable_hashagg;
+
+DROP TABLE gsp, gsp_text, gsp_big, gsp_copies, gsp_null_key, gsp_twice, gsp_mixed;

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# near_dupe_groups beyond minhash.group_memory (the statement path) beside
+# the same call in memory, on the realistic corpus.
+#
+#   flock /work/bench.lock bash test/bench/group_spill_bench.sh [DOCS] [THRESHOLD]
+#
+# DOCS (default 1,000,000) realistic documents (realistic_lib.sh), grouped
+# at THRESHOLD (default 0.8) by near_dupe_groups into an unlogged table,
+# each run in a fresh session warmed up on a tiny table: once with
+# minhash.group_memory at SPILL_CAP (default 64MB, what the default -1 gives
+# on a stock server, where maintenance_work_mem is 64MB), where the call
+# runs as one SQL statement, once at SPILL_IN_MEMORY (default 8GB), where
+# it runs in memory.  Printed for each: wall seconds, the backend's
+# CPU seconds (utime + stime from /proc), peak private memory (RssAnon
+# sampled every 10 ms, above the session's before the call, as
+# test/stress/group_memory.sh samples it), temporary bytes written (the
+# database's temp_bytes in pg_stat_database, before and after), rows; then
+# whether the two results are the same rows in the same order.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source test/bench/realistic_lib.sh
+DOCS=${1:-1000000}
+T=${2:-0.8}
+WORK_MEM=${SPILL_WORK_MEM:-4MB}
+IN_MEMORY=${SPILL_IN_MEMORY:-8GB}
+CAP=${SPILL_CAP:-64MB}
+WORK="$(mktemp -d /tmp/minhash-spill-bench.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+
+realistic_corpus "$DOCS"
+psql -X -q -d "$RDB" -v ON_ERROR_STOP=1 <<'SQL'
+DROP TABLE IF EXISTS sb_tiny;
+CREATE TABLE sb_tiny AS SELECT id, sig FROM real_docs ORDER BY id LIMIT 100;
+SQL
+
+temp_bytes() {
+    psql -X -At -d "$RDB" -c "SELECT pg_stat_force_next_flush()" -c \
+        "SELECT temp_bytes FROM pg_stat_database WHERE datname = current_database()" | tail -1
+}
+
+timed() {
+    local label="$1" setting="$2" dir pid psql_pid peak=0 base v tb0 tb1
+    dir="$(mktemp -d "$WORK/call.XXXXXX")"
+    cat >"$dir/script.sql" <<SQL
+\set ON_ERROR_STOP 1
+SET work_mem = '$WORK_MEM';
+$setting
+SELECT count(*) FROM near_dupe_groups('sb_tiny', 'id', 'sig', $T) \g /dev/null
+DROP TABLE IF EXISTS sb_$label;
+SELECT pg_backend_pid() AS bpid \gset
+\setenv SB_BPID :bpid
+\! awk '/^RssAnon:/ {print \$2}' /proc/\$SB_BPID/status > $dir/base; awk '{print \$14 + \$15}' /proc/\$SB_BPID/stat > $dir/cpu0; echo \$SB_BPID > $dir/pid
+SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
+CREATE UNLOGGED TABLE sb_$label AS SELECT * FROM near_dupe_groups('real_docs', 'id', 'sig', $T) WITH ORDINALITY;
+SELECT round((extract(epoch FROM clock_timestamp()) - :t0)::numeric, 2) AS wall \gset
+\setenv SB_WALL :wall
+\! awk '{print \$14 + \$15}' /proc/\$SB_BPID/stat > $dir/cpu1; echo \$SB_WALL > $dir/wall; touch $dir/done
+SQL
+    tb0=$(temp_bytes)
+    psql -X -q -d "$RDB" -f "$dir/script.sql" >"$dir/out" 2>&1 &
+    psql_pid=$!
+    until [[ -e $dir/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
+    if [[ -e $dir/pid ]]; then
+        pid=$(cat "$dir/pid")
+        while [[ ! -e $dir/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
+            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+            ((v > peak)) && peak=$v
+            sleep 0.01
+        done
+    fi
+    if ! wait "$psql_pid" || [[ ! -e $dir/done ]]; then
+        cat "$dir/out"
+        echo "group_spill_bench: $label failed"
+        exit 1
+    fi
+    sleep 1
+    tb1=$(temp_bytes)
+    base=$(cat "$dir/base")
+    printf '  %-10s %9s %9s %12.1f %14.1f %10s\n' "$label" "$(cat "$dir/wall")" \
+        "$(awk -v a="$(cat "$dir/cpu0")" -v b="$(cat "$dir/cpu1")" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", (b - a) / hz}')" \
+        "$(awk -v p=$((peak > base ? peak - base : 0)) 'BEGIN {print p / 1024}')" \
+        "$(awk -v a="$tb0" -v b="$tb1" 'BEGIN {print (b - a) / 1048576}')" \
+        "$(psql -X -At -d "$RDB" -c "SELECT count(*) FROM sb_$label")"
+}
+
+echo "group_spill_bench: $DOCS documents at $T, work_mem $WORK_MEM, minhash.group_memory $CAP (statement) and $IN_MEMORY (in memory)"
+printf '  %-10s %9s %9s %12s %14s %10s\n' call "wall s" "cpu s" "peak MB" "temp written MB" rows
+timed statement "SET minhash.group_memory = '$CAP';"
+timed in_memory "SET minhash.group_memory = '$IN_MEMORY';"
+psql -X -At -d "$RDB" -c "SELECT 'same rows in the same order: ' || (count(*) FILTER (WHERE a IS DISTINCT FROM b) = 0)::text
+                            || ' (' || count(*) || ' rows)'
+                            FROM (SELECT s::text AS a, m::text AS b
+                                    FROM sb_statement s FULL JOIN sb_in_memory m USING (ordinality)) x"
+psql -X -q -d "$RDB" -c "DROP TABLE sb_statement, sb_in_memory, sb_tiny"
