@@ -1166,8 +1166,9 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs_distributed(regclass, name, name
 -- rows without a pair need nothing there.  Its result, one row per row a
 -- pivot takes, goes to a work table beside the source; then every row of
 -- the source comes out of a co-located join with it on the shards, and
--- the coordinator numbers the groups and sorts the rows (a sort that
--- spills to disk beyond work_mem).  Ranked as near_dupe_groups ranks:
+-- the coordinator sorts the rows (a sort that spills to disk beyond
+-- work_mem) and numbers the groups in the same pass: a group's first row
+-- is its pivot, the one row of it that no pivot took.  Ranked as near_dupe_groups ranks:
 -- most distinct shingles first, then key; an unpaired row is a group of its
 -- own with resemblance 1, 0 for an empty signature, null for none.
 CREATE FUNCTION @extschema@.near_dupe_groups_distributed(source regclass, key_column name, sig_column name,
@@ -1184,6 +1185,7 @@ DECLARE
 	key_lt text;
 	key_type oid;
 	assign_table text;
+	caller_work_mem text;
 BEGIN
 	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work);
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
@@ -1225,8 +1227,19 @@ BEGIN
 		assign_table, work || '_pairs', work || '_rows', key_lt);
 	EXECUTE format('DROP TABLE pg_temp.%I, pg_temp.%I', work || '_pairs', work || '_rows');
 
+	-- The last statement holds three buffers of every row on the
+	-- coordinator at once, each spilling to disk beyond work_mem: Citus's
+	-- tuple store of the shards' rows, the sort, and this function's
+	-- result.  They share work_mem, so that the coordinator holds about
+	-- work_mem for them however large the table.
+	caller_work_mem := pg_catalog.current_setting('work_mem');
+	PERFORM pg_catalog.set_config('work_mem',
+		greatest(64, (SELECT g.setting::integer FROM pg_catalog.pg_settings g WHERE g.name = 'work_mem') / 3) || 'kB',
+		true);
 	RETURN QUERY EXECUTE format($q$
-SELECT pg_catalog.dense_rank() OVER (ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key) AS group_id,
+SELECT pg_catalog.count(*) FILTER (WHERE NOT g.taken)
+		   OVER (ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key
+				 ROWS UNBOUNDED PRECEDING) AS group_id,
 	   g.key::text, g.pivot_key::text, g.resemblance
   FROM (SELECT s.%3$I AS key, @extschema@.minhash_size(s.%4$I) AS size, a.key IS NOT NULL AS taken,
 			   coalesce(a.pivot_key, s.%3$I) AS pivot_key,
@@ -1237,6 +1250,7 @@ SELECT pg_catalog.dense_rank() OVER (ORDER BY g.pivot_size DESC NULLS LAST, g.pi
 		  FROM %1$s s LEFT JOIN %2$s a ON a.key = s.%3$I) g
  ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key$q$,
 		source, assign_table, key_column, sig_column);
+	PERFORM pg_catalog.set_config('work_mem', caller_work_mem, true);
 	EXECUTE format('DROP TABLE %s', assign_table);
 END
 $function$;
