@@ -1016,11 +1016,14 @@ BEGIN
 					 FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = $1$q$
 			INTO dist_column, dist_method, shard_count USING source;
 	END IF;
-	IF dist_method IS DISTINCT FROM 'h' THEN
+	IF dist_method IS NULL THEN
 		RAISE EXCEPTION 'table "%" is not a distributed table', relation
 			USING ERRCODE = 'wrong_object_type',
-				  DETAIL = CASE WHEN dist_method IS NOT NULL
-								THEN 'It is a Citus reference or local table: each copy holds every row.' END,
+				  HINT = 'Use near_dupe_pairs() or near_dupe_groups() for a table of one node; the _distributed forms take a table distributed by hash with create_distributed_table().';
+	ELSIF dist_method <> 'h' THEN
+		RAISE EXCEPTION 'table "%" is not a distributed table', relation
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'It is a Citus reference or local table: each copy holds every row.',
 				  HINT = 'Use near_dupe_pairs() or near_dupe_groups() for a table of one node; the _distributed forms take a table distributed by hash with create_distributed_table().';
 	END IF;
 	IF dist_column <> key_column::text THEN

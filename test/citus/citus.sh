@@ -205,6 +205,80 @@ check "EXPLAIN: the join with the reference table runs on the shards, with the s
     "$(grep -q 'Bitmap Index Scan on mail_sig_' <<<"$plan" && grep -q 'Task Count: '"$SHARDS" <<<"$plan" && echo 1 || echo 0)"
 grep -q 'Bitmap Index Scan on mail_sig_' <<<"$plan" || echo "$plan" | head -30
 
+# --- pairs and groups with the band work on the workers ---------------------
+# near_dupe_pairs_distributed / near_dupe_groups_distributed against
+# near_dupe_pairs / near_dupe_groups on the local copy: the same rows in the
+# same order (WITH ORDINALITY: the position is part of each row compared),
+# exact and with recall, at several thresholds and at the setting.
+ordered_rows() { echo "SELECT count(*) || ' ' || md5(coalesce(string_agg(r::text, '|' ORDER BY r.ordinality), '')) FROM $1 WITH ORDINALITY r"; }
+for tbl in docs mail; do
+    for fn in pairs groups; do
+        bad=0; shown=""
+        for config in "0.5" "0.8" "1.0" "setting" "0.5 0.99" "0.8 0.99"; do
+            read -r t recall <<<"$config"
+            if [[ $t == setting ]]; then
+                set_t="SET minhash.threshold = 0.7;"; local_args=""; dist_args=""
+            elif [[ -z "$recall" ]]; then
+                set_t=""; local_args=", $t"; dist_args=", $t"
+            else
+                set_t=""; local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"
+            fi
+            a=$(q -c "$set_t $(ordered_rows "near_dupe_$fn('${tbl}_local', 'id', 'sig'$local_args)")")
+            b=$(q -c "$set_t $(ordered_rows "near_dupe_${fn}_distributed('$tbl', 'id', 'sig'$dist_args)")" 2>&1)
+            shown+=" ${config/ /, recall }: ${a%% *};"
+            [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $fn of $tbl at $config: one node {$a} distributed {$b}"; }
+        done
+        echo "     $fn of $tbl (rows on one node):$shown"
+        check "near_dupe_${fn}_distributed($tbl) equals near_dupe_$fn on one node, row for row, at 0.5, 0.8, 1.0, the setting, and recall 0.99" 0 "$bad"
+    done
+done
+
+# Where the work ran: Citus's log of the commands it sends to the workers
+# (citus.log_remote_commands).  The band keys are computed on every shard of
+# the source and repartitioned by Citus (worker_partition_query_result, run
+# by Citus's INSERT ... SELECT), the band table joined with itself on each of
+# its shards, and the pairs verified on each shard of the source; every such
+# command goes to a worker's port.  Run on the coordinator alone, none of
+# these commands would be sent.
+remote=$(q -c "SET citus.log_remote_commands = on" \
+           -c "SELECT count(*) FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8)" 2>&1 |
+         awk '/^NOTICE:  issuing/ {cmd = $0; next} /^DETAIL:  on server/ && cmd != "" {print $0 " ||| " cmd; cmd = ""}')
+worker_ports="port=$((BASE + 1))|port=$((BASE + 2))|:$((BASE + 1)) |:$((BASE + 2)) "
+count_shards() {   # count_shards REGEX: distinct shards named in commands matching it, sent to a worker
+    grep -E "$worker_ports" <<<"$remote" | grep -E -- "$1" | grep -oE "$2" | sort -u | wc -l
+}
+check "remote commands: band keys computed on each of the $SHARDS shards of docs and repartitioned by Citus" "$SHARDS" \
+    "$(count_shards 'worker_partition_query_result.*minhash_bands\(' 'public\.docs_[0-9]+')"
+check "remote commands: the band table joined with itself on each of its $SHARDS shards and repartitioned by Citus" "$SHARDS" \
+    "$(count_shards 'worker_partition_query_result.*_bands_[0-9]+ a JOIN' '_bands_[0-9]+')"
+check "remote commands: candidate pairs verified on each of the $SHARDS shards of docs" "$SHARDS" \
+    "$(count_shards '_half_[0-9]+ h JOIN public\.docs_[0-9]+ s.*resemblance\(' 'public\.docs_[0-9]+')"
+[[ -n "$remote" ]] || echo "     no remote command was logged"
+check "no work table is left behind" 0 "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+
+# Misuse: SQLSTATE, message, hint.
+err_of() { q -v VERBOSITY=verbose -c "$1" 2>&1 | grep -E '^(ERROR|DETAIL|HINT):' | tr '\n' ' ' || true; }
+e=$(err_of "SELECT * FROM near_dupe_pairs_distributed('docs_local', 'id', 'sig', 0.8)")
+check "a table of the coordinator is refused (42809, hint)" 1 \
+    "$(grep -q 'ERROR: *42809: table "docs_local" is not a distributed table .*HINT: *Use near_dupe_pairs() or near_dupe_groups() for a table of one node' <<<"$e" && echo 1 || echo 0)"
+[[ "$e" == *42809* ]] || echo "     $e"
+e=$(err_of "SELECT * FROM near_dupe_groups_distributed('known', 'name', 'sig', 0.8)")
+check "a reference table is refused (42809, detail)" 1 \
+    "$(grep -q 'ERROR: *42809: table "known" is not a distributed table .*DETAIL: *It is a Citus reference or local table' <<<"$e" && echo 1 || echo 0)"
+e=$(err_of "SELECT * FROM near_dupe_groups_distributed('docs', 'tmpl', 'sig', 0.8)")
+check "a key column that is not the distribution column is refused (22023, detail, hint)" 1 \
+    "$(grep -q 'ERROR: *22023: key column "tmpl" is not the distribution column of table "docs" .*DETAIL: *Table "docs" is distributed by column "id".*HINT: .*alter_distributed_table' <<<"$e" && echo 1 || echo 0)"
+[[ "$e" == *22023* ]] || echo "     $e"
+q -o /dev/null -c "CREATE TABLE by_tmpl (tmpl int, sig minhash)" -c "SELECT create_distributed_table('by_tmpl', 'tmpl', colocate_with => 'none')" \
+    -c "INSERT INTO by_tmpl SELECT tmpl, sig FROM docs_local"
+e=$(err_of "SELECT * FROM near_dupe_pairs_distributed('by_tmpl', 'tmpl', 'sig', 0.8)")
+check "a distribution column with repeated keys is refused (23505, the key)" 1 \
+    "$(grep -q 'ERROR: *23505: key column "tmpl" of relation "by_tmpl" is not unique .*DETAIL: *Key (tmpl)=([0-9]*) appears more than once' <<<"$e" && echo 1 || echo 0)"
+e="$(err_of "SELECT * FROM near_dupe_pairs_distributed('docs', 'id', 'sig', NULL)") $(err_of "SELECT * FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8, recall => 1)")"
+check "a null threshold (22004) and a recall of 1 (22023) are refused" 1 \
+    "$(grep -q 'ERROR: *22004: threshold must not be null .*ERROR: *22023: recall must be between 0 and 1, exclusive' <<<"$e" && echo 1 || echo 0)"
+check "no work table is left behind after the errors" 0 "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+
 # --- the flagging trigger on a distributed table -----------------------------
 # One edited copy (c = 1) of each template inserted after the templates: on
 # one node each copy that reaches 0.5 is flagged with its template.  On a
@@ -288,6 +362,64 @@ SQL
         "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig_local WHERE duplicate_of IS NOT NULL")" \
         "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig WHERE duplicate_of IS NOT NULL")"
 fi
+
+# --- coordinator memory at 100,000 realistic documents -----------------------
+# The coordinator backend's private memory (RssAnon, sampled every 10 ms as
+# test/bench/append_bench.sh does), above what the session held before the
+# call: near_dupe_groups on a table of the coordinator (the engine holds
+# every signature) against near_dupe_groups_distributed on the same rows
+# distributed.  Each call in a fresh session, warmed up on a small table;
+# both return the same rows in the same order (a sum of hashes of each row
+# with its position, which holds nothing while it runs).
+psql -X -q -p "$BASE" -v docs="${MINHASH_CITUS_REALISTIC:-100000}" -f "$REPO_ROOT/test/corpus/generate_realistic.sql" >"$DIR/generate.log" 2>&1 ||
+    { tail -5 "$DIR/generate.log"; echo "citus: $pass passed, $((fail + 1)) failed (realistic corpus)"; exit 1; }
+q -o /dev/null -v shards="$SHARDS" <<'SQL'
+CREATE TABLE real_local AS SELECT id, sig FROM real_docs;
+ALTER TABLE real_local ADD PRIMARY KEY (id);
+CREATE TABLE real_dist (LIKE real_local); ALTER TABLE real_dist ADD PRIMARY KEY (id);
+SELECT create_distributed_table('real_dist', 'id', shard_count => :shards);
+INSERT INTO real_dist SELECT * FROM real_local;
+DROP TABLE real_docs, real_families, corpus_lines;
+SQL
+q -c "VACUUM ANALYZE real_local" -c "VACUUM ANALYZE real_dist"
+peak_memory() {   # peak_memory SQL: prints "peak_kB result" of SQL in a fresh coordinator session
+    local d pid psql_pid peak=0 v
+    d=$(mktemp -d "$DIR/mem.XXXXXX"); chmod 777 "$d"
+    cat >"$d/script.sql" <<SQL
+\set ON_ERROR_STOP 1
+SET minhash.group_memory = '1GB';
+SELECT count(*) FROM near_dupe_groups('docs_local', 'id', 'sig', 0.8) \g /dev/null
+SELECT count(*) FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8) \g /dev/null
+SELECT pg_backend_pid() AS bpid \gset
+\setenv MH_BPID :bpid
+\! awk '/^RssAnon:/ {print \$2}' /proc/\$MH_BPID/status > $d/base; echo \$MH_BPID > $d/pid
+\o $d/result
+$1;
+\o
+\! touch $d/done
+SQL
+    q -f "$d/script.sql" >"$d/out" 2>&1 &
+    psql_pid=$!
+    until [[ -e $d/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
+    if [[ -e $d/pid ]]; then
+        pid=$(cat "$d/pid")
+        while [[ ! -e $d/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
+            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+            ((v > peak)) && peak=$v
+            sleep 0.01
+        done
+    fi
+    if ! wait "$psql_pid" || [[ ! -e $d/done ]]; then echo "0 failed: $(head -3 "$d/out" | tr '\n' ' ')"; return; fi
+    echo "$((peak > $(cat "$d/base") ? peak - $(cat "$d/base") : 0)) $(cat "$d/result")"
+}
+hashed_rows() { echo "SELECT count(*) || ' ' || sum(hashtextextended(r::text, 0)::numeric) FROM $1 WITH ORDINALITY r"; }
+n_real=$(q -c "SELECT count(*) FROM real_dist")
+read -r one_kb one_rows < <(peak_memory "$(hashed_rows "near_dupe_groups('real_local', 'id', 'sig', 0.8)")")
+read -r dist_kb dist_rows < <(peak_memory "$(hashed_rows "near_dupe_groups_distributed('real_dist', 'id', 'sig', 0.8)")")
+echo "     coordinator peak private memory, grouping $n_real realistic documents at 0.8: one node (near_dupe_groups) $((one_kb / 1024)) MB, distributed $((dist_kb / 1024)) MB (work_mem $(q -c 'SHOW work_mem'))"
+check "near_dupe_groups_distributed on $n_real realistic documents equals one node" "$one_rows" "$dist_rows"
+check "coordinator peak memory of the distributed grouping below a fifth of one node's ($dist_kb kB against $one_kb kB)" 1 \
+    "$(( dist_kb > 0 && dist_kb * 5 < one_kb ? 1 : 0 ))"
 
 # Opt-in, printed only (no timing assertions): p50/p95 of 200 lookups at
 # 0.8, distributed table vs the local copy, each over one session.
