@@ -163,4 +163,17 @@ SELECT count(*) FROM near_dupe_pairs('pd_crowded', 'id', 'sig', 0.5);
 RESET statement_timeout;
 \set SHOW_CONTEXT errors
 
+-- The Citus forms (near_dupe_pairs_distributed, near_dupe_groups_distributed;
+-- test/citus/citus.sh runs them on Citus) check the arguments as
+-- near_dupe_pairs does, then refuse a table that is not distributed: here,
+-- without Citus, every table.  Nothing is created.
+\x on
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_pairs_distributed('pd', 'id', 'sig', 0.8)$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_groups_distributed('pd', 'id', 'sig')$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_groups_distributed('pd', 'id', 'sig', NULL)$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_pairs_distributed('pd', 'id', 'sig', 0.8, recall => 1)$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_pairs_distributed('pd', 'ID', 'sig', 0.8)$$);
+\x off
+SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%';
+
 DROP TABLE pd, pd_short, pd_copies, pd_crowded;
