@@ -388,40 +388,13 @@ INSERT INTO real_dist SELECT * FROM real_local;
 DROP TABLE real_docs, real_families, corpus_lines;
 SQL
 q -c "VACUUM ANALYZE real_local" -c "VACUUM ANALYZE real_dist"
-peak_memory() {   # peak_memory SQL: prints "peak_kB result" of SQL in a fresh coordinator session
-    local d pid psql_pid peak=0 v
-    d=$(mktemp -d "$DIR/mem.XXXXXX"); chmod 777 "$d"
-    cat >"$d/script.sql" <<SQL
-\set ON_ERROR_STOP 1
-SET minhash.group_memory = '1GB';
-SELECT count(*) FROM near_dupe_groups('docs_local', 'id', 'sig', 0.8) \g /dev/null
-SELECT count(*) FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8) \g /dev/null
-SELECT pg_backend_pid() AS bpid \gset
-\setenv MH_BPID :bpid
-\! awk '/^RssAnon:/ {print \$2}' /proc/\$MH_BPID/status > $d/base; echo \$MH_BPID > $d/pid
-\o $d/result
-$1;
-\o
-\! touch $d/done
-SQL
-    q -f "$d/script.sql" >"$d/out" 2>&1 &
-    psql_pid=$!
-    until [[ -e $d/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
-    if [[ -e $d/pid ]]; then
-        pid=$(cat "$d/pid")
-        while [[ ! -e $d/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
-            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-            ((v > peak)) && peak=$v
-            sleep 0.01
-        done
-    fi
-    if ! wait "$psql_pid" || [[ ! -e $d/done ]]; then echo "0 failed: $(head -3 "$d/out" | tr '\n' ' ')"; return; fi
-    echo "$((peak > $(cat "$d/base") ? peak - $(cat "$d/base") : 0)) $(cat "$d/result")"
-}
 hashed_rows() { echo "SELECT count(*) || ' ' || sum(hashtextextended(r::text, 0)::numeric) FROM $1 WITH ORDINALITY r"; }
 n_real=$(q -c "SELECT count(*) FROM real_dist")
-read -r one_kb one_rows < <(peak_memory "$(hashed_rows "near_dupe_groups('real_local', 'id', 'sig', 0.8)")")
-read -r dist_kb dist_rows < <(peak_memory "$(hashed_rows "near_dupe_groups_distributed('real_dist', 'id', 'sig', 0.8)")")
+warm_up="SET minhash.group_memory = '1GB';
+SELECT count(*) FROM near_dupe_groups('docs_local', 'id', 'sig', 0.8) \\g /dev/null
+SELECT count(*) FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8) \\g /dev/null"
+read -r one_kb _ one_rows < <(citus_peak_memory "$DIR" "$warm_up" "$(hashed_rows "near_dupe_groups('real_local', 'id', 'sig', 0.8)")")
+read -r dist_kb _ dist_rows < <(citus_peak_memory "$DIR" "$warm_up" "$(hashed_rows "near_dupe_groups_distributed('real_dist', 'id', 'sig', 0.8)")")
 echo "     coordinator peak private memory, grouping $n_real realistic documents at 0.8: one node (near_dupe_groups) $((one_kb / 1024)) MB, distributed $((dist_kb / 1024)) MB (work_mem $(q -c 'SHOW work_mem'))"
 check "near_dupe_groups_distributed on $n_real realistic documents equals one node" "$one_rows" "$dist_rows"
 check "coordinator peak memory of the distributed grouping below a fifth of one node's ($dist_kb kB against $one_kb kB)" 1 \
