@@ -11,8 +11,14 @@
 # minhash_union, near_dupe_groups, near_dupe_pairs (directly if Citus runs
 # it, and through a coordinator copy), a reference table of known documents
 # (SpamAssassin templates, footers, a licence text) matched against the
-# SpamAssassin bodies distributed, and the flagging trigger, which refuses to
-# run on a shard, and its documented alternative.
+# SpamAssassin bodies distributed, the flagging trigger, which refuses to
+# run on a shard, and its documented alternative; and near_dupe_pairs_
+# distributed / near_dupe_groups_distributed (band work on the workers)
+# against near_dupe_pairs / near_dupe_groups on the local copies, row for
+# row, exact and with recall, with where their work ran (Citus's log of
+# remote commands), their refusals, and the coordinator's peak memory while
+# grouping 100,000 realistic documents (test/corpus/generate_realistic.sql;
+# MINHASH_CITUS_REALISTIC sets another count) against one node's.
 # Skips with one line (exit 0) when no Citus source is available.
 # In test/run_all.sh; run alone: bash test/citus/citus.sh (as root or the
 # owner of the clone; loads the corpus itself, test/corpus/load_spamassassin.sh).
@@ -236,6 +242,31 @@ for tbl in docs mail; do
         check "near_dupe_${fn}_distributed($tbl) equals near_dupe_$fn on one node, row for row (thresholds ${configs[*]})" 0 "$bad"
     done
 done
+# Text keys (compared in text order: '100' before '11'), documents without
+# words (empty signatures: groups of their own, resemblance 0) and rows
+# without a signature (last, resemblance null).
+q -o /dev/null <<'SQL'
+CREATE TABLE odd_local (id text PRIMARY KEY, sig minhash);
+INSERT INTO odd_local SELECT id::text, sig FROM docs_local;
+INSERT INTO odd_local SELECT 'empty ' || i, minhash(repeat('. ', i)) FROM generate_series(1, 3) i;
+INSERT INTO odd_local SELECT 'unsigned ' || i, NULL FROM generate_series(1, 3) i;
+CREATE TABLE odd (LIKE odd_local); ALTER TABLE odd ADD PRIMARY KEY (id);
+SELECT create_distributed_table('odd', 'id', colocate_with => 'none');
+INSERT INTO odd SELECT * FROM odd_local;
+SQL
+bad=0
+for config in "pairs 0.8" "groups 0.8" "groups 0.5 0.99"; do
+    read -r fn t recall <<<"$config"
+    if [[ -z "$recall" ]]; then local_args=", $t"; dist_args=", $t"; else local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"; fi
+    a=$(q -c "$(ordered_rows "near_dupe_$fn('odd_local', 'id', 'sig'$local_args)")")
+    b=$(q -c "$(ordered_rows "near_dupe_${fn}_distributed('odd', 'id', 'sig'$dist_args)")" 2>&1)
+    [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config on odd: one node {$a} distributed {$b}"; }
+done
+check "text keys, empty and null signatures: pairs at 0.8 and groups at 0.8 and 0.5 (recall 0.99) equal one node" 0 "$bad"
+check "the groups of odd end with the 3 unsigned rows (null resemblance), after the 3 empty ones (resemblance 0)" \
+    "empty 1:0 empty 2:0 empty 3:0 unsigned 1: unsigned 2: unsigned 3:" \
+    "$(q -c "SELECT string_agg(key || ':' || coalesce(resemblance::text, ''), ' ' ORDER BY group_id) FROM (SELECT * FROM near_dupe_groups_distributed('odd', 'id', 'sig', 0.8) ORDER BY group_id DESC LIMIT 6) g")"
+
 echo "     ($((SECONDS - t_section)) s for the comparisons)"
 
 # Where the work ran: Citus's log of the commands it sends to the workers
