@@ -91,7 +91,7 @@ for tbl in one dist; do
     say "$tbl: lookups, groups"
     read -r "R[$tbl.p50]" "R[$tbl.p95]" < <(lookups "$tbl")
     t=$(now)
-    R[$tbl.groups]=$(q -c "SELECT count(DISTINCT group_id) || ' ' || md5(string_agg(concat_ws(',', group_id, key, pivot, resemblance), '|' ORDER BY key))
+    R[$tbl.groups]=$(q -c "SET minhash.group_memory = '8GB'" -c "SELECT count(DISTINCT group_id) || ' ' || md5(string_agg(concat_ws(',', group_id, key, pivot, resemblance), '|' ORDER BY key))
                              FROM near_dupe_groups('$tbl', 'id', 'sig', 0.8)")
     R[$tbl.gtime]=$(secs "$t" "$(now)")
 done
