@@ -973,3 +973,329 @@ COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double pre
 COMMENT ON FUNCTION @extschema@.near_dupe_groups(regclass, name, name, double precision) IS 'every row in one near-duplicate group: pivots are the rows with the most distinct shingles (ties by key), each taking the rows not yet taken whose resemblance to it is at least threshold; in memory up to minhash.group_memory, beyond it as one SQL statement whose sorts spill to disk (near_dupe_query(..., groups => true))';
 
 COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double precision) IS 'every pair of rows whose signatures'' resemblance is at least threshold (default minhash_threshold(), the setting), key_a before key_b in the key''s order: exactly the pairs of the self-join with %; in memory up to minhash.group_memory, beyond it as one SQL statement whose sorts spill to disk (near_dupe_query(..., groups => false))';
+
+-------------------------------------------------------------------------------
+-- Pairs and groups of a Citus-distributed table
+-------------------------------------------------------------------------------
+
+-- near_dupe_pairs and near_dupe_groups read every signature into one
+-- backend; on a Citus table that backend is the coordinator's.  The
+-- _distributed forms below leave the band work to the workers, through
+-- Citus itself (repartitioned INSERT ... SELECT and co-located joins), and
+-- bring to the coordinator only the verified pairs (and, for groups, one
+-- row per row that some pivot takes).  They create tables, so they are
+-- functions of their own, VOLATILE, not a branch of the STABLE ones.  The
+-- key column must be the table's distribution column (hash): every join on
+-- the key is then co-located, and no repartition join needs to be turned
+-- on.  test/citus/README.md gives the recipe and what each step ships.
+--
+-- near_dupe_distributed_candidates checks the arguments as near_dupe_pairs
+-- does (near_dupe_check: the signatures' parameters, pushed down to the
+-- shards as aggregates), refuses a table that is not hash-distributed by
+-- the key column, or whose keys repeat, then runs the first steps into
+-- work tables distributed beside the source:
+--   <work>_bands (band_key, key)      by band_key: every row's band keys of
+--       lsh_index_layout (exact, min_bands of them) or of the recall
+--       layout (one band), shipped from the shards to the band key's shard;
+--       empty and null signatures have none (they resemble nothing);
+--   <work>_cand (key_a, key_b)        by key_a, co-located with the source:
+--       each pair sharing a band, once per band, from a self-join of the
+--       band table on each of its shards;
+--   <work>_half (key_a, key_b, size_a, sig_a)  by key_b: the pairs sharing
+--       min_bands bands (counted where key_a's rows are), with key_a's
+--       signature, joined on its shard.
+-- It drops the first two and returns the query of the verified pairs
+-- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
+-- key type's order), a join of <work>_half with the source on each shard
+-- of the source, verified as near_dupe_query verifies.  The caller drops
+-- <work>_half.  A 64-bit band key shared by chance makes a pair a
+-- candidate that the engine's approximate layout would not look at
+-- (it compares the band's values); with recall, such a pair would be
+-- returned if it also resembles at the threshold (at 10M rows and 15 bands,
+-- about one chance in a thousand that a collision happens at all).
+CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
+								threshold double precision, recall double precision, work name)
+	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	SET extra_float_digits = 3
+	AS $function$
+DECLARE
+	stats record;
+	layout record;
+	relation name;
+	work_schema name;
+	dist_column text;
+	dist_method "char";
+	shard_count integer;
+	key_decl text;
+	key_lt text;
+	duplicate text;
+	bands_table text;
+	cand_table text;
+	half_table text;
+BEGIN
+	IF threshold IS NULL THEN
+		RAISE EXCEPTION 'threshold must not be null'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a threshold between 0 and 1, or leave it out for the setting minhash.threshold.';
+	END IF;
+	IF recall IS NOT NULL AND NOT (recall > 0 AND recall < 1) THEN
+		RAISE EXCEPTION 'recall must be between 0 and 1, exclusive'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', recall),
+				  HINT = 'Pass NULL for the exact result.';
+	END IF;
+	PERFORM @extschema@.near_dupe_check_arguments(source, key_column, sig_column, threshold);
+	SELECT c.relname, c.relnamespace::regnamespace::name INTO relation, work_schema
+	  FROM pg_catalog.pg_class c WHERE c.oid = source;
+
+	-- Citus's catalog, read only if Citus is installed (a plain table of a
+	-- database without Citus gets the same error as any other).
+	IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		EXECUTE $q$SELECT pg_catalog.column_to_column_name(p.logicalrelid, p.partkey), p.partmethod,
+						  (SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard d WHERE d.logicalrelid = p.logicalrelid)
+					 FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = $1$q$
+			INTO dist_column, dist_method, shard_count USING source;
+	END IF;
+	IF dist_method IS NULL THEN
+		RAISE EXCEPTION 'table "%" is not a distributed table', relation
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'Use near_dupe_pairs() or near_dupe_groups() for a table of one node; the _distributed forms take a table distributed by hash with create_distributed_table().';
+	ELSIF dist_method <> 'h' THEN
+		RAISE EXCEPTION 'table "%" is not a distributed table', relation
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'It is a Citus reference or local table: each copy holds every row.',
+				  HINT = 'Use near_dupe_pairs() or near_dupe_groups() for a table of one node; the _distributed forms take a table distributed by hash with create_distributed_table().';
+	END IF;
+	IF dist_column <> key_column::text THEN
+		RAISE EXCEPTION 'key column "%" is not the distribution column of table "%"', key_column, relation
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = format('Table "%s" is distributed by column "%s"; the work is joined on the key, shard by shard.', relation, dist_column),
+				  HINT = format('Give %L as key_column if it is unique, or redistribute the table by its unique key with alter_distributed_table(..., distribution_column => %L).', dist_column, key_column);
+	END IF;
+
+	SELECT * INTO stats FROM @extschema@.near_dupe_check(source, key_column, sig_column, threshold);
+	SELECT o.lt INTO key_lt FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
+	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
+
+	-- The result names each row by its key: keys are unique, as for
+	-- near_dupe_pairs.  A unique index on the key alone says so; otherwise
+	-- each shard looks for a repeated key (rows of one key share a shard).
+	-- The distribution column is never null.
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a
+					   ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+					WHERE i.indrelid = source AND i.indisunique AND i.indnkeyatts = 1
+					  AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attname = key_column) THEN
+		EXECUTE format('SELECT s.%1$I::text FROM %2$s s GROUP BY s.%1$I HAVING pg_catalog.count(*) > 1 LIMIT 1',
+					   key_column, source) INTO duplicate;
+		IF duplicate IS NOT NULL THEN
+			RAISE EXCEPTION 'key column "%" of relation "%" is not unique', key_column, relation
+				USING ERRCODE = 'unique_violation',
+					  DETAIL = format('Key (%s)=(%s) appears more than once.', key_column, pg_catalog.left(duplicate, 64)),
+					  HINT = 'Use a unique key column without nulls, such as the primary key.';
+		END IF;
+	END IF;
+
+	-- The key columns of the work tables: the key's type and collation, so
+	-- that they compare and hash as the source's and co-locate with it.
+	SELECT pg_catalog.format_type(a.atttypid, a.atttypmod)
+		   || CASE WHEN a.attcollation <> 0 THEN format(' COLLATE %I.%I', n.nspname, c.collname) ELSE '' END
+	  INTO key_decl
+	  FROM pg_catalog.pg_attribute a
+	  LEFT JOIN pg_catalog.pg_collation c ON c.oid = a.attcollation
+	  LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace
+	 WHERE a.attrelid = source AND a.attname = key_column;
+	bands_table := format('%I.%I', work_schema, work || '_bands');
+	cand_table := format('%I.%I', work_schema, work || '_cand');
+	half_table := format('%I.%I', work_schema, work || '_half');
+
+	EXECUTE format('CREATE TABLE %s (key_a %s, key_b %2$s, size_a bigint, sig_a @extschema@.minhash)', half_table, key_decl);
+	PERFORM pg_catalog.create_distributed_table(half_table::regclass, 'key_b', colocate_with => source::text);
+	IF stats.signed < 2 THEN
+		RETURN format('SELECT h.key_a, h.key_b, h.size_a, NULL::bigint AS size_b, NULL::double precision AS resemblance FROM %s h WHERE false',
+					  half_table);
+	END IF;
+	IF recall IS NULL THEN
+		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm);
+	ELSE
+		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm, recall);
+	END IF;
+
+	EXECUTE format('CREATE TABLE %s (band_key bigint, key %s)', bands_table, key_decl);
+	PERFORM pg_catalog.create_distributed_table(bands_table::regclass, 'band_key', colocate_with => 'none',
+												shard_count => shard_count);
+	EXECUTE format('CREATE TABLE %s (key_a %s, key_b %2$s)', cand_table, key_decl);
+	PERFORM pg_catalog.create_distributed_table(cand_table::regclass, 'key_a', colocate_with => source::text);
+
+	EXECUTE format($q$INSERT INTO %1$s (band_key, key)
+		SELECT k.band_key, s.%3$I
+		  FROM %2$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%4$I, %5$s, %6$s)) AS k(band_key)
+		 WHERE @extschema@.minhash_size(s.%4$I) > 0$q$,
+		bands_table, source, key_column, sig_column, layout.bands, layout.rows);
+	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b)
+		SELECT a.key, b.key FROM %2$s a JOIN %2$s b ON b.band_key = a.band_key AND a.key %3$s b.key$q$,
+		cand_table, bands_table, key_lt);
+	EXECUTE format('DROP TABLE %s', bands_table);
+	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b, size_a, sig_a)
+		SELECT c.key_a, c.key_b, @extschema@.minhash_size(s.%5$I), s.%5$I
+		  FROM (SELECT w.key_a, w.key_b FROM %2$s w GROUP BY w.key_a, w.key_b HAVING pg_catalog.count(*) >= %6$s) c
+		  JOIN %3$s s ON s.%4$I = c.key_a$q$,
+		half_table, cand_table, source, key_column, sig_column, layout.min_bands);
+	EXECUTE format('DROP TABLE %s', cand_table);
+
+	RETURN format($q$SELECT h.key_a, h.key_b, h.size_a, @extschema@.minhash_size(s.%4$I) AS size_b,
+		   @extschema@.resemblance(h.sig_a, s.%4$I) AS resemblance
+	  FROM %1$s h JOIN %2$s s ON s.%3$I = h.key_b
+	 WHERE @extschema@.resemblance(h.sig_a, s.%4$I) >= %5$L::double precision AND @extschema@.minhash_size(s.%4$I) > 0$q$,
+		half_table, source, key_column, sig_column, threshold);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_half of candidate pairs with one side''s signature on the workers, and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
+
+-- A name for a call's work tables, unused in the source's schema:
+-- minhash_work_<backend pid>_<n>.
+CREATE FUNCTION @extschema@.near_dupe_distributed_work_name(source regclass) RETURNS name
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work_schema name;
+	work name;
+BEGIN
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	FOR n IN 1 .. 1000 LOOP
+		work := format('minhash_work_%s_%s', pg_catalog.pg_backend_pid(), n);
+		IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+						WHERE c.relnamespace = work_schema::regnamespace AND c.relname LIKE work || '\_%') THEN
+			RETURN work;
+		END IF;
+	END LOOP;
+	RAISE EXCEPTION 'could not find an unused name for the work tables of table "%"', source
+		USING ERRCODE = 'duplicate_table',
+			  HINT = format('Drop the tables minhash_work_%s_* left in its schema.', pg_catalog.pg_backend_pid());
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_work_name(regclass) IS 'a name for the work tables of one call of near_dupe_pairs_distributed or near_dupe_groups_distributed, unused in the source''s schema: minhash_work_<backend pid>_<n>';
+
+-- The pairs of near_dupe_pairs (text keys; with recall, those of
+-- near_dupe_pairs(..., NULL::text, recall)), in its order: verified on the
+-- shards, merged and sorted on the coordinator.
+CREATE FUNCTION @extschema@.near_dupe_pairs_distributed(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT @extschema@.minhash_threshold(),
+								recall double precision DEFAULT NULL)
+	RETURNS TABLE(key_a text, key_b text, resemblance double precision)
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work name := @extschema@.near_dupe_distributed_work_name(source);
+	pairs_query text;
+BEGIN
+	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work);
+	RETURN QUERY EXECUTE format('SELECT p.key_a::text, p.key_b::text, p.resemblance FROM (%s) p ORDER BY p.key_a, p.key_b',
+								pairs_query);
+	EXECUTE format('DROP TABLE %I.%I', (SELECT c.relnamespace::regnamespace::name FROM pg_catalog.pg_class c WHERE c.oid = source),
+				   work || '_half');
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_pairs_distributed(regclass, name, name, double precision, double precision) IS 'near_dupe_pairs of a Citus table distributed by its key (text keys; recall as near_dupe_pairs(..., NULL::text, recall)): the same pairs in the same order, the band work done on the workers, only the pairs on the coordinator; creates and drops work tables minhash_work_<pid>_<n>_* in the source''s schema';
+
+-- The groups of near_dupe_groups (text keys; with recall, those of
+-- near_dupe_groups(..., NULL::text, recall)), in its order.  The walk
+-- (near_dupe_group_walk, the window function of near_dupe_query) runs on
+-- the coordinator over the verified pairs only, held in temporary tables:
+-- rows without a pair need nothing there.  Its result, one row per row a
+-- pivot takes, goes to a work table beside the source; then every row of
+-- the source comes out of a co-located join with it on the shards, and
+-- the coordinator sorts the rows (a sort that spills to disk beyond
+-- work_mem) and numbers the groups in the same pass: a group's first row
+-- is its pivot, the one row of it that no pivot took.  Ranked as near_dupe_groups ranks:
+-- most distinct shingles first, then key; an unpaired row is a group of its
+-- own with resemblance 1, 0 for an empty signature, null for none.
+CREATE FUNCTION @extschema@.near_dupe_groups_distributed(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT @extschema@.minhash_threshold(),
+								recall double precision DEFAULT NULL)
+	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work name := @extschema@.near_dupe_distributed_work_name(source);
+	work_schema name;
+	pairs_query text;
+	key_lt text;
+	key_type oid;
+	assign_table text;
+	caller_work_mem text;
+BEGIN
+	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work);
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = key_column;
+	SELECT o.lt INTO key_lt FROM @extschema@.near_dupe_key_operators(key_type) o;
+	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
+
+	-- The pairs, then each paired row once; the walk addresses rows by
+	-- their place in the latter.
+	EXECUTE format('CREATE TEMP TABLE %I AS %s', work || '_pairs', pairs_query);
+	EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_half');
+	EXECUTE format($q$CREATE TEMP TABLE %1$I AS
+		SELECT p.key_a AS key, p.size_a AS size FROM %2$I p UNION SELECT p.key_b, p.size_b FROM %2$I p$q$,
+		work || '_rows', work || '_pairs');
+	EXECUTE format('ANALYZE %I, %I', work || '_pairs', work || '_rows');
+
+	assign_table := format('%I.%I', work_schema, work || '_assign');
+	EXECUTE format($q$CREATE TABLE %1$s AS SELECT p.key_a AS key, p.key_b AS pivot_key, p.size_b AS pivot_size, p.resemblance
+		FROM pg_temp.%2$I p WHERE false$q$, assign_table, work || '_pairs');
+	PERFORM pg_catalog.create_distributed_table(assign_table::regclass, 'key', colocate_with => source::text);
+
+	-- Each pair directed from its better-ranked row (more distinct
+	-- shingles, then the smaller key), read in the better row's rank order.
+	EXECUTE format($q$INSERT INTO %1$s (key, pivot_key, pivot_size, resemblance)
+		SELECT w.worse_key, w.better_key, w.better_size, w.resemblance
+		  FROM (SELECT d.*, @extschema@.near_dupe_group_walk(d.better_tid, d.worse_tid)
+							  OVER (ORDER BY d.better_size DESC, d.better_key, d.better_tid) AS joins
+				  FROM (SELECT CASE WHEN e.a_better THEN ra.ctid ELSE rb.ctid END AS better_tid,
+							   CASE WHEN e.a_better THEN rb.ctid ELSE ra.ctid END AS worse_tid,
+							   CASE WHEN e.a_better THEN e.size_a ELSE e.size_b END AS better_size,
+							   CASE WHEN e.a_better THEN e.key_a ELSE e.key_b END AS better_key,
+							   CASE WHEN e.a_better THEN e.key_b ELSE e.key_a END AS worse_key,
+							   e.resemblance
+						  FROM (SELECT p.*, p.size_a > p.size_b OR (p.size_a = p.size_b AND p.key_a %4$s p.key_b) AS a_better
+								  FROM pg_temp.%2$I p) e
+						  JOIN pg_temp.%3$I ra ON ra.key = e.key_a
+						  JOIN pg_temp.%3$I rb ON rb.key = e.key_b) d) w
+		 WHERE w.joins$q$,
+		assign_table, work || '_pairs', work || '_rows', key_lt);
+	EXECUTE format('DROP TABLE pg_temp.%I, pg_temp.%I', work || '_pairs', work || '_rows');
+
+	-- The last statement holds three buffers of every row on the
+	-- coordinator at once, each spilling to disk beyond work_mem: Citus's
+	-- tuple store of the shards' rows, the sort, and this function's
+	-- result.  They share work_mem, so that the coordinator holds about
+	-- work_mem for them however large the table.
+	caller_work_mem := pg_catalog.current_setting('work_mem');
+	PERFORM pg_catalog.set_config('work_mem',
+		greatest(64, (SELECT g.setting::integer FROM pg_catalog.pg_settings g WHERE g.name = 'work_mem') / 3) || 'kB',
+		true);
+	RETURN QUERY EXECUTE format($q$
+SELECT pg_catalog.count(*) FILTER (WHERE NOT g.taken)
+		   OVER (ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key
+				 ROWS UNBOUNDED PRECEDING) AS group_id,
+	   g.key::text, g.pivot_key::text, g.resemblance
+  FROM (SELECT s.%3$I AS key, @extschema@.minhash_size(s.%4$I) AS size, a.key IS NOT NULL AS taken,
+			   coalesce(a.pivot_key, s.%3$I) AS pivot_key,
+			   CASE WHEN a.key IS NULL THEN @extschema@.minhash_size(s.%4$I) ELSE a.pivot_size END AS pivot_size,
+			   CASE WHEN a.key IS NOT NULL THEN a.resemblance
+					WHEN @extschema@.minhash_size(s.%4$I) > 0 THEN 1.0::double precision
+					WHEN @extschema@.minhash_size(s.%4$I) = 0 THEN 0.0::double precision END AS resemblance
+		  FROM %1$s s LEFT JOIN %2$s a ON a.key = s.%3$I) g
+ ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key$q$,
+		source, assign_table, key_column, sig_column);
+	PERFORM pg_catalog.set_config('work_mem', caller_work_mem, true);
+	EXECUTE format('DROP TABLE %s', assign_table);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_groups_distributed(regclass, name, name, double precision, double precision) IS 'near_dupe_groups of a Citus table distributed by its key (text keys; recall as near_dupe_groups(..., NULL::text, recall)): the same rows in the same order, the band work done on the workers, the greedy walk on the coordinator over the pairs only; creates and drops work tables minhash_work_<pid>_<n>_* in the source''s schema';

@@ -151,4 +151,30 @@ SELECT count(*) FROM near_dupe_pairs('pd_crowded', 'id', 'sig', 0.5);
 RESET statement_timeout;
 \set SHOW_CONTEXT errors
 
+-- The Citus forms (near_dupe_pairs_distributed, near_dupe_groups_distributed;
+-- test/citus/citus.sh runs them on Citus) check the arguments as
+-- near_dupe_pairs does, then refuse a table that is not distributed: here,
+-- without Citus, every table.  Nothing is created.
+CREATE FUNCTION pg_temp.error_of(statement text) RETURNS TABLE (error text, detail text, hint text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	d text;
+	h text;
+BEGIN
+	EXECUTE statement;
+	RETURN QUERY SELECT 'no error', NULL::text, NULL::text;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL, h = PG_EXCEPTION_HINT;
+	RETURN QUERY SELECT SQLSTATE || ': ' || regexp_replace(SQLERRM, '[0-9]+', 'N', 'g'),
+	                    regexp_replace(d, '[0-9]+', 'N', 'g'), regexp_replace(h, '[0-9]+', 'N', 'g');
+END $$;
+\x on
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_pairs_distributed('pd', 'id', 'sig', 0.8)$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_groups_distributed('pd', 'id', 'sig')$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_groups_distributed('pd', 'id', 'sig', NULL)$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_pairs_distributed('pd', 'id', 'sig', 0.8, recall => 1)$$);
+SELECT * FROM pg_temp.error_of($$SELECT * FROM near_dupe_pairs_distributed('pd', 'ID', 'sig', 0.8)$$);
+\x off
+SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%';
+
 DROP TABLE pd, pd_short, pd_copies, pd_crowded;

@@ -19,6 +19,10 @@
 #               (psql \timing; the first warms the caches)
 #   groups      near_dupe_groups(..., 0.8): time, groups, and whether the
 #               two results are the same rows
+#   pairs and groups, one node beside the _distributed forms, at 0.8 exact
+#               and 0.6 with recall 0.99: time, the coordinator backend's
+#               peak private memory (RssAnon sampled every 10 ms), and
+#               whether the rows are the same, in the same order
 # MINHASH_BENCH_SWEEP="2 32" adds, for each shard count, a distributed copy
 # (INSERT ... SELECT from the first, index, analyze) and its lookups;
 # MINHASH_BENCH_SETTINGS=1 times the lookups again under a few Citus
@@ -87,11 +91,39 @@ for tbl in one dist; do
     say "$tbl: lookups, groups"
     read -r "R[$tbl.p50]" "R[$tbl.p95]" < <(lookups "$tbl")
     t=$(now)
-    R[$tbl.groups]=$(q -c "SELECT count(DISTINCT group_id) || ' ' || md5(string_agg(concat_ws(',', group_id, key, pivot, resemblance), '|' ORDER BY key))
+    R[$tbl.groups]=$(q -c "SET minhash.group_memory = '8GB'" -c "SELECT count(DISTINCT group_id) || ' ' || md5(string_agg(concat_ws(',', group_id, key, pivot, resemblance), '|' ORDER BY key))
                              FROM near_dupe_groups('$tbl', 'id', 'sig', 0.8)")
     R[$tbl.gtime]=$(secs "$t" "$(now)")
 done
 same=different; [[ "${R[one.groups]#* }" == "${R[dist.groups]#* }" ]] && same=same
+
+# Pairs and groups: the engine on the coordinator's table (one node) beside
+# the _distributed forms on the distributed table (band work on the
+# workers), each call in a fresh session (warmed up on 1,000 rows) with the
+# coordinator backend's peak private memory above the session's
+# (citus_peak_memory); the two results compared row for row (a sum of
+# hashes of each row with its position).
+q -o /dev/null -c "CREATE TABLE one_tiny AS SELECT id, sig FROM one WHERE id <= 1000" \
+    -c "CREATE TABLE dist_tiny (LIKE one_tiny)" -c "SELECT create_distributed_table('dist_tiny', 'id', colocate_with => 'dist')" \
+    -c "INSERT INTO dist_tiny SELECT * FROM one_tiny"
+hashed() { echo "SELECT count(*) || ' ' || sum(hashtextextended(r::text, 0)::numeric) FROM $1 WITH ORDINALITY r"; }
+warm="SET minhash.group_memory = '8GB';
+SELECT count(*) FROM near_dupe_groups('one_tiny', 'id', 'sig', 0.8) \\g /dev/null
+SELECT count(*) FROM near_dupe_groups_distributed('dist_tiny', 'id', 'sig', 0.8) \\g /dev/null"
+work_rows=()
+for config in "0.8" "0.6 0.99"; do
+    read -r t recall <<<"$config"
+    if [[ -z "$recall" ]]; then one_args=$t; dist_args=$t; label="$t exact"
+    else one_args="$t, NULL::text, $recall"; dist_args="$t, recall => $recall"; label="$t, recall $recall"; fi
+    for fn in pairs groups; do
+        say "near_dupe_$fn at $label: one node, then distributed"
+        read -r okb osec orows < <(citus_peak_memory "$DIR" "$warm" "$(hashed "near_dupe_$fn('one', 'id', 'sig', $one_args)")")
+        read -r dkb dsec drows < <(citus_peak_memory "$DIR" "$warm" "$(hashed "near_dupe_${fn}_distributed('dist', 'id', 'sig', $dist_args)")")
+        wsame=different; [[ "$orows" == "$drows" ]] && wsame=same
+        work_rows+=("$(printf '| near_dupe_%s at %s | %s s, %s MB (%s rows) | %s s, %s MB (%s rows) |' \
+            "$fn" "$label" "$osec" "$((okb / 1024))" "${orows%% *}" "$dsec" "$((dkb / 1024))" "$wsame")")
+    done
+done
 
 sweep=()
 for s in ${MINHASH_BENCH_SWEEP:-}; do
@@ -124,6 +156,11 @@ echo "| signatures (UPDATE SET sig = minhash(body)) | ${R[one.sig]} s | ${R[dist
 echo "| GIN index | ${R[one.index]} s | ${R[dist.index]} s |"
 echo "| lookups at 0.8, p50 / p95 (200) | ${R[one.p50]} / ${R[one.p95]} ms | ${R[dist.p50]} / ${R[dist.p95]} ms |"
 echo "| near_dupe_groups at 0.8 | ${R[one.gtime]} s (${R[one.groups]%% *} groups) | ${R[dist.gtime]} s (${R[dist.groups]%% *} groups, $same rows) |"
+echo
+echo "| call (coordinator: time, peak private memory) | one node: near_dupe_pairs / near_dupe_groups | Citus: near_dupe_pairs_distributed / near_dupe_groups_distributed |"
+echo "|---|---|---|"
+printf '%s\n' "${work_rows[@]}"
+echo
 ((${#sweep[@]})) && printf '%s\n' "${sweep[@]}"
 ((${#settings[@]})) && printf '%s\n' "${settings[@]}"
 echo

@@ -11,8 +11,14 @@
 # minhash_union, near_dupe_groups, near_dupe_pairs (directly if Citus runs
 # it, and through a coordinator copy), a reference table of known documents
 # (SpamAssassin templates, footers, a licence text) matched against the
-# SpamAssassin bodies distributed, and the flagging trigger, which refuses to
-# run on a shard, and its documented alternative.
+# SpamAssassin bodies distributed, the flagging trigger, which refuses to
+# run on a shard, and its documented alternative; and near_dupe_pairs_
+# distributed / near_dupe_groups_distributed (band work on the workers)
+# against near_dupe_pairs / near_dupe_groups on the local copies, row for
+# row, exact and with recall, with where their work ran (Citus's log of
+# remote commands), their refusals, and the coordinator's peak memory while
+# grouping 100,000 realistic documents (test/corpus/generate_realistic.sql;
+# MINHASH_CITUS_REALISTIC sets another count) against one node's.
 # Skips with one line (exit 0) when no Citus source is available.
 # In test/run_all.sh; run alone: bash test/citus/citus.sh (as root or the
 # owner of the clone; loads the corpus itself, test/corpus/load_spamassassin.sh).
@@ -224,6 +230,110 @@ check "EXPLAIN: the join with the reference table runs on the shards, with the s
     "$(grep -q 'Bitmap Index Scan on mail_sig_' <<<"$plan" && grep -q 'Task Count: '"$SHARDS" <<<"$plan" && echo 1 || echo 0)"
 grep -q 'Bitmap Index Scan on mail_sig_' <<<"$plan" || echo "$plan" | head -30
 
+# --- pairs and groups with the band work on the workers ---------------------
+# near_dupe_pairs_distributed / near_dupe_groups_distributed against
+# near_dupe_pairs / near_dupe_groups on the local copy: the same rows in the
+# same order (WITH ORDINALITY: the position is part of each row compared),
+# exact and with recall, at several thresholds and at the setting.
+ordered_rows() { echo "SELECT count(*) || ' ' || md5(coalesce(string_agg(r::text, '|' ORDER BY r.ordinality), '')) FROM $1 WITH ORDINALITY r"; }
+t_section=$SECONDS
+for tbl in docs mail; do
+    # mail is 3 times larger: fewer calls, so that the suite stays short
+    configs=("0.5" "0.8" "1.0" "setting" "0.8 0.99")
+    [[ $tbl == mail ]] && configs=("0.5" "0.8" "0.6 0.99")
+    for fn in pairs groups; do
+        bad=0; shown=""
+        for config in "${configs[@]}"; do
+            read -r t recall <<<"$config"
+            if [[ $t == setting ]]; then
+                set_t="SET minhash.threshold = 0.7;"; local_args=""; dist_args=""
+            elif [[ -z "$recall" ]]; then
+                set_t=""; local_args=", $t"; dist_args=", $t"
+            else
+                set_t=""; local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"
+            fi
+            a=$(q -c "$set_t $(ordered_rows "near_dupe_$fn('${tbl}_local', 'id', 'sig'$local_args)")")
+            b=$(q -c "$set_t $(ordered_rows "near_dupe_${fn}_distributed('$tbl', 'id', 'sig'$dist_args)")" 2>&1)
+            shown+=" ${config/ /, recall }: ${a%% *};"
+            [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $fn of $tbl at $config: one node {$a} distributed {$b}"; }
+        done
+        echo "     $fn of $tbl (rows on one node):$shown"
+        check "near_dupe_${fn}_distributed($tbl) equals near_dupe_$fn on one node, row for row (thresholds ${configs[*]})" 0 "$bad"
+    done
+done
+# Text keys (compared in text order: '100' before '11'), documents without
+# words (empty signatures: groups of their own, resemblance 0) and rows
+# without a signature (last, resemblance null).
+q -o /dev/null <<'SQL'
+CREATE TABLE odd_local (id text PRIMARY KEY, sig minhash);
+INSERT INTO odd_local SELECT id::text, sig FROM docs_local;
+INSERT INTO odd_local SELECT 'empty ' || i, minhash(repeat('. ', i)) FROM generate_series(1, 3) i;
+INSERT INTO odd_local SELECT 'unsigned ' || i, NULL FROM generate_series(1, 3) i;
+CREATE TABLE odd (LIKE odd_local); ALTER TABLE odd ADD PRIMARY KEY (id);
+SELECT create_distributed_table('odd', 'id', colocate_with => 'none');
+INSERT INTO odd SELECT * FROM odd_local;
+SQL
+bad=0
+for config in "pairs 0.8" "groups 0.8" "groups 0.5 0.99"; do
+    read -r fn t recall <<<"$config"
+    if [[ -z "$recall" ]]; then local_args=", $t"; dist_args=", $t"; else local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"; fi
+    a=$(q -c "$(ordered_rows "near_dupe_$fn('odd_local', 'id', 'sig'$local_args)")")
+    b=$(q -c "$(ordered_rows "near_dupe_${fn}_distributed('odd', 'id', 'sig'$dist_args)")" 2>&1)
+    [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config on odd: one node {$a} distributed {$b}"; }
+done
+check "text keys, empty and null signatures: pairs at 0.8 and groups at 0.8 and 0.5 (recall 0.99) equal one node" 0 "$bad"
+check "the groups of odd end with the 3 unsigned rows (null resemblance), after the 3 empty ones (resemblance 0)" \
+    "empty 1:0 empty 2:0 empty 3:0 unsigned 1: unsigned 2: unsigned 3:" \
+    "$(q -c "SELECT string_agg(key || ':' || coalesce(resemblance::text, ''), ' ' ORDER BY group_id) FROM (SELECT * FROM near_dupe_groups_distributed('odd', 'id', 'sig', 0.8) ORDER BY group_id DESC LIMIT 6) g")"
+
+echo "     ($((SECONDS - t_section)) s for the comparisons)"
+
+# Where the work ran: Citus's log of the commands it sends to the workers
+# (citus.log_remote_commands).  The band keys are computed on every shard of
+# the source and repartitioned by Citus (worker_partition_query_result, run
+# by Citus's INSERT ... SELECT), the band table joined with itself on each of
+# its shards, and the pairs verified on each shard of the source; every such
+# command goes to a worker's port.  Run on the coordinator alone, none of
+# these commands would be sent.
+remote=$(q -c "SET citus.log_remote_commands = on" \
+           -c "SELECT count(*) FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8)" 2>&1 |
+         awk '/^NOTICE:  issuing/ {cmd = $0; next} /^DETAIL:  on server/ && cmd != "" {print $0 " ||| " cmd; cmd = ""}')
+worker_ports="port=$((BASE + 1))|port=$((BASE + 2))|:$((BASE + 1)) |:$((BASE + 2)) "
+count_shards() {   # count_shards REGEX: distinct shards named in commands matching it, sent to a worker
+    grep -E "$worker_ports" <<<"$remote" | grep -E -- "$1" | grep -oE "$2" | sort -u | wc -l
+}
+check "remote commands: band keys computed on each of the $SHARDS shards of docs and repartitioned by Citus" "$SHARDS" \
+    "$(count_shards 'worker_partition_query_result.*minhash_bands\(' 'public\.docs_[0-9]+')"
+check "remote commands: the band table joined with itself on each of its $SHARDS shards and repartitioned by Citus" "$SHARDS" \
+    "$(count_shards 'worker_partition_query_result.*_bands_[0-9]+ a JOIN' '_bands_[0-9]+')"
+check "remote commands: candidate pairs verified on each of the $SHARDS shards of docs" "$SHARDS" \
+    "$(count_shards '_half_[0-9]+ h JOIN public\.docs_[0-9]+ s.*resemblance\(' 'public\.docs_[0-9]+')"
+[[ -n "$remote" ]] || echo "     no remote command was logged"
+check "no work table is left behind" 0 "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+
+# Misuse: SQLSTATE, message, hint.
+err_of() { q -v VERBOSITY=verbose -c "$1" 2>&1 | grep -E '^(ERROR|DETAIL|HINT):' | tr '\n' ' ' || true; }
+e=$(err_of "SELECT * FROM near_dupe_pairs_distributed('docs_local', 'id', 'sig', 0.8)")
+check "a table of the coordinator is refused (42809, hint)" 1 \
+    "$(grep -q 'ERROR: *42809: table "docs_local" is not a distributed table .*HINT: *Use near_dupe_pairs() or near_dupe_groups() for a table of one node' <<<"$e" && echo 1 || echo 0)"
+[[ "$e" == *42809* ]] || echo "     $e"
+e=$(err_of "SELECT * FROM near_dupe_groups_distributed('known', 'name', 'sig', 0.8)")
+check "a reference table is refused (42809, detail)" 1 \
+    "$(grep -q 'ERROR: *42809: table "known" is not a distributed table .*DETAIL: *It is a Citus reference or local table' <<<"$e" && echo 1 || echo 0)"
+e=$(err_of "SELECT * FROM near_dupe_groups_distributed('docs', 'tmpl', 'sig', 0.8)")
+check "a key column that is not the distribution column is refused (22023, detail, hint)" 1 \
+    "$(grep -q 'ERROR: *22023: key column "tmpl" is not the distribution column of table "docs" .*DETAIL: *Table "docs" is distributed by column "id".*HINT: .*alter_distributed_table' <<<"$e" && echo 1 || echo 0)"
+[[ "$e" == *22023* ]] || echo "     $e"
+q -o /dev/null -c "CREATE TABLE by_tmpl (tmpl int, sig minhash)" -c "SELECT create_distributed_table('by_tmpl', 'tmpl', colocate_with => 'none')" \
+    -c "INSERT INTO by_tmpl SELECT tmpl, sig FROM docs_local"
+e=$(err_of "SELECT * FROM near_dupe_pairs_distributed('by_tmpl', 'tmpl', 'sig', 0.8)")
+check "a distribution column with repeated keys is refused (23505, the key)" 1 \
+    "$(grep -q 'ERROR: *23505: key column "tmpl" of relation "by_tmpl" is not unique .*DETAIL: *Key (tmpl)=([0-9]*) appears more than once' <<<"$e" && echo 1 || echo 0)"
+e="$(err_of "SELECT * FROM near_dupe_pairs_distributed('docs', 'id', 'sig', NULL)") $(err_of "SELECT * FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8, recall => 1)")"
+check "a null threshold (22004) and a recall of 1 (22023) are refused" 1 \
+    "$(grep -q 'ERROR: *22004: threshold must not be null .*ERROR: *22023: recall must be between 0 and 1, exclusive' <<<"$e" && echo 1 || echo 0)"
+check "no work table is left behind after the errors" 0 "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+
 # --- the flagging trigger on a distributed table -----------------------------
 # One edited copy (c = 1) of each template inserted after the templates: on
 # one node each copy that reaches 0.5 is flagged with its template.  On a
@@ -307,6 +417,39 @@ SQL
         "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig_local WHERE duplicate_of IS NOT NULL")" \
         "$(q -c "SELECT count(*) || ' ' || md5(string_agg(id || '>' || duplicate_of, ',' ORDER BY id)) FROM trig WHERE duplicate_of IS NOT NULL")"
 fi
+
+# --- coordinator memory at 100,000 realistic documents -----------------------
+# The coordinator backend's private memory (RssAnon, sampled every 10 ms as
+# test/bench/append_bench.sh does), above what the session held before the
+# call: near_dupe_groups on a table of the coordinator (the engine holds
+# every signature) against near_dupe_groups_distributed on the same rows
+# distributed.  Each call in a fresh session, warmed up on a small table;
+# both return the same rows in the same order (a sum of hashes of each row
+# with its position, which holds nothing while it runs).
+t_section=$SECONDS
+psql -X -q -p "$BASE" -v docs="${MINHASH_CITUS_REALISTIC:-100000}" -f "$REPO_ROOT/test/corpus/generate_realistic.sql" >"$DIR/generate.log" 2>&1 ||
+    { tail -5 "$DIR/generate.log"; echo "citus: $pass passed, $((fail + 1)) failed (realistic corpus)"; exit 1; }
+q -o /dev/null -v shards="$SHARDS" <<'SQL'
+CREATE TABLE real_local AS SELECT id, sig FROM real_docs;
+ALTER TABLE real_local ADD PRIMARY KEY (id);
+CREATE TABLE real_dist (LIKE real_local); ALTER TABLE real_dist ADD PRIMARY KEY (id);
+SELECT create_distributed_table('real_dist', 'id', shard_count => :shards);
+INSERT INTO real_dist SELECT * FROM real_local;
+DROP TABLE real_docs, real_families, corpus_lines;
+SQL
+q -c "VACUUM ANALYZE real_local" -c "VACUUM ANALYZE real_dist"
+hashed_rows() { echo "SELECT count(*) || ' ' || sum(hashtextextended(r::text, 0)::numeric) FROM $1 WITH ORDINALITY r"; }
+n_real=$(q -c "SELECT count(*) FROM real_dist")
+warm_up="SET minhash.group_memory = '1GB';
+SELECT count(*) FROM near_dupe_groups('docs_local', 'id', 'sig', 0.8) \\g /dev/null
+SELECT count(*) FROM near_dupe_groups_distributed('docs', 'id', 'sig', 0.8) \\g /dev/null"
+read -r one_kb _ one_rows < <(citus_peak_memory "$DIR" "$warm_up" "$(hashed_rows "near_dupe_groups('real_local', 'id', 'sig', 0.8)")")
+read -r dist_kb _ dist_rows < <(citus_peak_memory "$DIR" "$warm_up" "$(hashed_rows "near_dupe_groups_distributed('real_dist', 'id', 'sig', 0.8)")")
+echo "     coordinator peak private memory, grouping $n_real realistic documents at 0.8: one node (near_dupe_groups) $((one_kb / 1024)) MB, distributed $((dist_kb / 1024)) MB (work_mem $(q -c 'SHOW work_mem'))"
+check "near_dupe_groups_distributed on $n_real realistic documents equals one node" "$one_rows" "$dist_rows"
+check "coordinator peak memory of the distributed grouping below a fifth of one node's ($dist_kb kB against $one_kb kB)" 1 \
+    "$(( dist_kb > 0 && dist_kb * 5 < one_kb ? 1 : 0 ))"
+echo "     ($((SECONDS - t_section)) s for the realistic documents)"
 
 # Opt-in, printed only (no timing assertions): p50/p95 of 200 lookups at
 # 0.8, distributed table vs the local copy, each over one session.

@@ -11,6 +11,13 @@
 #   citus_stop      stops the three clusters (safe to call any time)
 #   q  [psql args]  psql on the coordinator (-X -q -At, ON_ERROR_STOP)
 #   qw PORT [args]  the same on another node
+#   citus_peak_memory DIR SETUP SQL
+#       runs SETUP then SQL in a fresh coordinator session, sampling the
+#       backend's private memory (RssAnon, every 10 ms, as
+#       test/bench/append_bench.sh does); prints "peak_kB seconds result":
+#       the peak above what the session held after SETUP, SQL's wall time,
+#       and SQL's output (psql -At).  peak_kB is 0 if SQL failed (then the
+#       result is the error).
 # Runs the clusters as the postgres user when run as root.
 
 citus_as_pg() { if [[ $EUID -eq 0 ]]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
@@ -71,4 +78,37 @@ qw() { local p=$1; shift; psql -X -q -At -v ON_ERROR_STOP=1 -p "$p" "$@"; }
 citus_percentiles() {
     awk '/^Time:/ {print $2}' | sort -n |
         awk '{v[NR] = $1} END {if (NR) printf "%.2f %.2f\n", v[int((NR + 1) / 2)], v[int(NR * 0.95 + 0.5)]}'
+}
+
+citus_peak_memory() {
+    local d pid psql_pid peak=0 v base
+    d=$(mktemp -d "$1/mem.XXXXXX"); chmod 777 "$d"
+    cat >"$d/script.sql" <<SQL
+\set ON_ERROR_STOP 1
+$2
+SELECT pg_backend_pid() AS bpid \gset
+\setenv MH_BPID :bpid
+\! awk '/^RssAnon:/ {print \$2}' /proc/\$MH_BPID/status > $d/base; echo \$MH_BPID > $d/pid
+SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
+\o $d/result
+$3;
+\o
+SELECT round((extract(epoch FROM clock_timestamp()) - :t0)::numeric, 1) AS wall \gset
+\setenv MH_WALL :wall
+\! echo \$MH_WALL > $d/wall; touch $d/done
+SQL
+    q -f "$d/script.sql" >"$d/out" 2>&1 &
+    psql_pid=$!
+    until [[ -e $d/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
+    if [[ -e $d/pid ]]; then
+        pid=$(cat "$d/pid")
+        while [[ ! -e $d/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
+            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+            ((v > peak)) && peak=$v
+            sleep 0.01
+        done
+    fi
+    if ! wait "$psql_pid" || [[ ! -e $d/done ]]; then echo "0 0 $(grep -m1 ERROR "$d/out")"; return; fi
+    base=$(cat "$d/base")
+    echo "$((peak > base ? peak - base : 0)) $(cat "$d/wall") $(tr '\n' ' ' <"$d/result")"
 }
