@@ -7,7 +7,8 @@
 #
 # For each major of GIN_BUILD_MAJORS (default "15 18"), one after the other on
 # the port MINHASH_PGPORT: the major's cluster (a running one is used and
-# left running; otherwise one is started, and stopped at the end unless
+# left running; one that an earlier run stopped is started again as it is;
+# otherwise one is made; either is stopped at the end unless
 # GIN_BUILD_KEEP=1), the corpus realistic_<DOCS> in it (test/bench/
 # realistic_lib.sh: generated once, a few minutes at 1M, then reused), then
 # timed builds, each in a session of its own (test/bench/gin_build.sql):
@@ -17,7 +18,7 @@
 #   times each (default 2); then the indexes of GIN_BUILD_EXTRA (default
 #   "kb24 approx": gin_minhash_ops (key_bits = 24) and gin_minhash_approx_ops
 #   (threshold = 0.5, recall = 0.99)) at the last GIN_BUILD_MWM, workers 0
-#   and 1.
+#   and 1, GIN_BUILD_EXTRA_RUNS times each (default GIN_BUILD_RUNS).
 # Each build: wall seconds (server clock), CPU seconds of the backend and of
 # its parallel workers (from /proc, see gin_build.sql), index size, and the
 # sort participants trace_sort reported (0 for a serial build, which does not
@@ -50,13 +51,17 @@ MWMS=${GIN_BUILD_MWM:-256MB 1GB}
 WORKERS=${GIN_BUILD_WORKERS:-0 1 2}
 RUNS=${GIN_BUILD_RUNS:-2}
 EXTRA=${GIN_BUILD_EXTRA-kb24 approx}
+EXTRA_RUNS=${GIN_BUILD_EXTRA_RUNS:-$RUNS}
 CHECK=${GIN_BUILD_CHECK:-1}
 LOCK=${GIN_BUILD_LOCK:-}
 KEEP=${GIN_BUILD_KEEP:-0}
 OUT="$REPO/.cache/gin_build"
 mkdir -p "$OUT"
-RESULTS="$OUT/results.tsv"
-: >"$RESULTS"
+# One line per timed build, kept across runs: a build run again replaces its
+# line, so the figures printed at the end keep what other runs measured
+# (another major, other settings).
+RESULTS="$OUT/results_$DOCS.tsv"
+touch "$RESULTS"
 HZ=$(getconf CLK_TCK)
 
 # shellcheck source=test/versions/lib.sh
@@ -95,6 +100,16 @@ build() {
     participants=$(grep -oE 'worker [0-9]+' "$log" | sort -u | wc -l)
     psql -X -q -c "UPDATE gin_build_results SET participants = $participants
                     WHERE n = (SELECT max(n) FROM gin_build_results)"
+    # kept at once in the results file, replacing the same build of an
+    # earlier run (so a run cut short keeps what it measured)
+    if ((run > 0)); then
+        grep -v "^$MAJOR"$'\t'"$label"$'\t'"$mwm"$'\t'"$workers"$'\t'"$run"$'\t' "$RESULTS" >"$RESULTS.new" || true
+        psql -X -At -F $'\t' -c "SELECT major, label, mwm, workers, run, round(wall_s::numeric, 2),
+                                        backend_cpu_s, workers_cpu_s, index_bytes, participants,
+                                        round((machine_cpu_s - backend_cpu_s - workers_cpu_s)::numeric, 1)
+                                   FROM gin_build_results WHERE n = (SELECT max(n) FROM gin_build_results)" >>"$RESULTS.new"
+        mv "$RESULTS.new" "$RESULTS"
+    fi
     psql -X -At -F ' ' -c "SELECT format('%s %s mwm %s workers %s run %s: %s s, CPU %s s (backend %s + workers %s), %s, %s sort participants',
                                          major, label, mwm, workers, run, round(wall_s::numeric, 1),
                                          round((backend_cpu_s + workers_cpu_s)::numeric, 1),
@@ -172,6 +187,17 @@ run_major() {
         fi
         if [[ -d "$dir/.cluster/data" ]] && _pg_running; then
             say "PostgreSQL $MAJOR: using the cluster running in $dir/.cluster"
+        elif [[ -f "$dir/.cluster/data/PG_VERSION" && -f "$dir/.cluster/data/postgresql.conf" ]] &&
+             grep -q "^port = $PGPORT\$" "$dir/.cluster/data/postgresql.conf"; then
+            # A cluster an earlier run stopped: started again as it is, so
+            # that its corpus is reused (remove the .cluster to start anew).
+            say "PostgreSQL $MAJOR: starting the cluster left in $dir/.cluster"
+            if [[ "$dir" == "$REPO" ]]; then
+                { make -j2 PG_CONFIG="$pg_config" && make install PG_CONFIG="$pg_config"; } >"$OUT/build_$MAJOR.log" 2>&1 ||
+                    { tail -n 30 "$OUT/build_$MAJOR.log"; exit 1; }
+            fi
+            as_pg "$(pg_bindir)/pg_ctl" -D "$PGDATA_DIR" -l "$SERVER_LOG" -w -t 120 start >/dev/null
+            [[ "$KEEP" == 1 ]] || trap cluster_stop EXIT
         else
             say "PostgreSQL $MAJOR: building the extension against $("$pg_config" --version)"
             if [[ "$dir" == "$REPO" ]]; then
@@ -198,10 +224,11 @@ SET client_min_messages = warning;
 VACUUM (ANALYZE) real_docs;
 ALTER TABLE real_docs SET (autovacuum_enabled = off);
 DROP TABLE IF EXISTS gin_build_results, gin_build_lookups, gin_build_queries;
+-- each build's figures, until the script copies them to its results file
 CREATE TABLE gin_build_results (
     n serial, major int, label text, mwm text, workers int, run int,
     wall_s float8, backend_cpu_s float8, workers_cpu_s float8, index_bytes bigint,
-    participants int, at timestamptz DEFAULT now());
+    participants int, machine_cpu_s float8, at timestamptz DEFAULT now());
 CREATE TABLE gin_build_lookups (variant text, label text, op text, t float8, q bigint, ids bigint[]);
 -- 300 query documents: 150 derived ones (each has a planted original) and
 -- 150 others, drawn by a hash of the id
@@ -214,36 +241,30 @@ SQL
         if psql -X -q -c 'CREATE EXTENSION IF NOT EXISTS amcheck' >/dev/null 2>&1; then
             AMCHECK=$(psql -X -At -c "SELECT to_regprocedure('gin_index_check(regclass)') IS NOT NULL")
         fi
-        local parallel workers_list mwm w run label last_mwm=${MWMS##* } rc=0
+        local parallel workers_list mwm w run runs label last_mwm=${MWMS##* } rc=0
         parallel=$(psql -X -At -c "SELECT current_setting('server_version_num')::int >= 180000")
         workers_list=0
         [[ $parallel == f ]] || workers_list=$WORKERS
         say "PostgreSQL $MAJOR ($(psql -X -At -c 'SHOW server_version')): timed builds, $RUNS run(s) each$([[ -n $LOCK ]] && echo ", each under flock $LOCK")"
-        for mwm in $MWMS; do
-            for w in $workers_list; do
-                for ((run = 1; run <= RUNS; run++)); do
-                    build default "$mwm" "$w" "$run"
+        for label in default $EXTRA; do
+            for mwm in $MWMS; do
+                # the other indexes at the last maintenance_work_mem only
+                [[ $label == default || $mwm == "$last_mwm" ]] || continue
+                for w in $workers_list; do
+                    [[ $label == default ]] || ((w <= 1)) || continue
+                    runs=$RUNS
+                    [[ $label == default ]] || runs=$EXTRA_RUNS
+                    for ((run = 1; run <= runs; run++)); do
+                        build "$label" "$mwm" "$w" "$run"
+                    done
                 done
             done
-        done
-        for label in $EXTRA; do
-            for w in $workers_list; do
-                ((w <= 1)) || continue
-                for ((run = 1; run <= RUNS; run++)); do
-                    build "$label" "$last_mwm" "$w" "$run"
-                done
-            done
-        done
-        if [[ $parallel == t && $CHECK == 1 ]]; then
-            say "PostgreSQL $MAJOR: serial and parallel builds compared (amcheck: $AMCHECK)"
-            for label in default $EXTRA; do
-                [[ $label != kb24 ]] || continue # the same opclass as default, other key width
+            # kb24 is the default opclass with other key widths: not checked apart
+            if [[ $parallel == t && $CHECK == 1 && $label != kb24 ]]; then
+                say "PostgreSQL $MAJOR: $label built serially and in parallel, compared (amcheck: $AMCHECK)"
                 check "$label" || rc=1
-            done
-        fi
-        psql -X -At -F $'\t' -c "SELECT major, label, mwm, workers, run, wall_s, backend_cpu_s, workers_cpu_s,
-                                        index_bytes, participants
-                                   FROM gin_build_results WHERE run > 0 ORDER BY n" >>"$RESULTS"
+            fi
+        done
         psql -X -q -c 'DROP INDEX IF EXISTS gin_build_idx'
         exit $rc
     )
@@ -258,7 +279,7 @@ done
 # column per major and worker count; in each cell the run with the least
 # wall time, wall / CPU seconds.
 echo
-echo "gin_build: $DOCS documents; best of $RUNS run(s), wall s / CPU s (backend + parallel workers), index size"
+echo "gin_build: $DOCS documents; the fastest run of each, wall s / CPU s (backend + parallel workers), index size"
 awk -F'\t' '
 function name(l) { return l == "default" ? "gin_minhash_ops (0.8)" : l == "kb24" ? "gin_minhash_ops (key_bits = 24)" : l == "approx" ? "gin_minhash_approx_ops (0.5, recall 0.99)" : l }
 {
@@ -283,6 +304,7 @@ END {
     }
 }' "$RESULTS"
 echo
-echo "every run (major, index, maintenance_work_mem, workers, run, wall s, backend CPU s, workers CPU s, bytes, sort participants):"
+echo "every run (major, index, maintenance_work_mem, workers, run, wall s, backend CPU s, workers CPU s, bytes,"
+echo "sort participants, CPU s of the machine's other processes during the build):"
 column -t -s $'\t' "$RESULTS"
 exit $rc
