@@ -295,11 +295,11 @@ function name(l) { return l == "default" ? "gin_minhash_ops (0.8)" : l == "kb24"
 }
 END {
     printf "%-52s", "index @ maintenance_work_mem"
-    for (c = 1; c <= nc; c++) printf " | %-26s", cols[c]
+    for (c = 1; c <= nc; c++) printf " | %-30s", cols[c]
     printf "\n"
     for (r = 1; r <= nr; r++) {
         printf "%-52s", rows[r]
-        for (c = 1; c <= nc; c++) { k = rows[r] SUBSEP cols[c]; printf " | %-26s", (k in cell ? cell[k] : "-") }
+        for (c = 1; c <= nc; c++) { k = rows[r] SUBSEP cols[c]; printf " | %-30s", (k in cell ? cell[k] : "-") }
         printf "\n"
     }
 }' "$RESULTS"

@@ -27,7 +27,7 @@ END $$;
 
 \if :exact
 SELECT pg_temp.gin_build_uses_index(format(
-    'SELECT id FROM real_docs WHERE sig %% %L::minhash', (SELECT sig FROM real_docs ORDER BY id LIMIT 1)));
+    'SELECT id FROM real_docs WHERE sig %% %L::minhash', (SELECT sig FROM real_docs ORDER BY id LIMIT 1))) \gset
 INSERT INTO gin_build_lookups
 SELECT :'variant', :'label', '%', :t, q.id,
        (SELECT array_agg(d.id ORDER BY d.id) FROM real_docs d WHERE d.sig % q.sig)
