@@ -23,6 +23,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source test/bench/realistic_lib.sh
+# shellcheck source=test/lib/peak_memory.sh
+source test/lib/peak_memory.sh
 DOCS=${1:-1100000}
 FIRST=$((DOCS * 10 / 11))
 WORK_MEM=${APPEND_WORK_MEM:-64MB}
@@ -38,7 +40,7 @@ psql -X -q -d "$RDB" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS minha
 # timed LABEL STATEMENT: runs STATEMENT in a fresh session; appends a line
 # "label wall cpu peak_kb" to $WORK/figures.
 timed() {
-    local label="$1" statement="$2" dir pid psql_pid peak=0 base v
+    local label="$1" statement="$2" dir psql_pid peak base
     dir="$(mktemp -d "$WORK/call.XXXXXX")"
     cat >"$dir/script.sql" <<SQL
 \set ON_ERROR_STOP 1
@@ -58,15 +60,7 @@ SELECT round((extract(epoch FROM clock_timestamp()) - :t0)::numeric, 2) AS wall 
 SQL
     psql -X -q -d "$RDB" -f "$dir/script.sql" >"$dir/out" 2>&1 &
     psql_pid=$!
-    until [[ -e $dir/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
-    if [[ -e $dir/pid ]]; then
-        pid=$(cat "$dir/pid")
-        while [[ ! -e $dir/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
-            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-            ((v > peak)) && peak=$v
-            sleep 0.01
-        done
-    fi
+    peak=$(peak_private_memory "$dir" "$psql_pid")
     if ! wait "$psql_pid" || [[ ! -e $dir/done ]]; then
         cat "$dir/out"
         echo "append_bench: $label failed"

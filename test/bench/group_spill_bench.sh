@@ -19,6 +19,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source test/bench/realistic_lib.sh
+# shellcheck source=test/lib/peak_memory.sh
+source test/lib/peak_memory.sh
 DOCS=${1:-1000000}
 T=${2:-0.8}
 WORK_MEM=${SPILL_WORK_MEM:-4MB}
@@ -39,7 +41,7 @@ temp_bytes() {
 }
 
 timed() {
-    local label="$1" setting="$2" dir pid psql_pid peak=0 base v tb0 tb1
+    local label="$1" setting="$2" dir psql_pid peak base tb0 tb1
     dir="$(mktemp -d "$WORK/call.XXXXXX")"
     cat >"$dir/script.sql" <<SQL
 \set ON_ERROR_STOP 1
@@ -59,15 +61,7 @@ SQL
     tb0=$(temp_bytes)
     psql -X -q -d "$RDB" -f "$dir/script.sql" >"$dir/out" 2>&1 &
     psql_pid=$!
-    until [[ -e $dir/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
-    if [[ -e $dir/pid ]]; then
-        pid=$(cat "$dir/pid")
-        while [[ ! -e $dir/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
-            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-            ((v > peak)) && peak=$v
-            sleep 0.01
-        done
-    fi
+    peak=$(peak_private_memory "$dir" "$psql_pid")
     if ! wait "$psql_pid" || [[ ! -e $dir/done ]]; then
         cat "$dir/out"
         echo "group_spill_bench: $label failed"

@@ -80,8 +80,11 @@ citus_percentiles() {
         awk '{v[NR] = $1} END {if (NR) printf "%.2f %.2f\n", v[int((NR + 1) / 2)], v[int(NR * 0.95 + 0.5)]}'
 }
 
+# shellcheck source=test/lib/peak_memory.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/peak_memory.sh"
+
 citus_peak_memory() {
-    local d pid psql_pid peak=0 v base
+    local d psql_pid peak base
     d=$(mktemp -d "$1/mem.XXXXXX"); chmod 777 "$d"
     cat >"$d/script.sql" <<SQL
 \set ON_ERROR_STOP 1
@@ -99,15 +102,7 @@ SELECT round((extract(epoch FROM clock_timestamp()) - :t0)::numeric, 1) AS wall 
 SQL
     q -f "$d/script.sql" >"$d/out" 2>&1 &
     psql_pid=$!
-    until [[ -e $d/pid ]] || ! kill -0 "$psql_pid" 2>/dev/null; do sleep 0.01; done
-    if [[ -e $d/pid ]]; then
-        pid=$(cat "$d/pid")
-        while [[ ! -e $d/done ]] && kill -0 "$psql_pid" 2>/dev/null; do
-            v=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-            ((v > peak)) && peak=$v
-            sleep 0.01
-        done
-    fi
+    peak=$(peak_private_memory "$d" "$psql_pid")
     if ! wait "$psql_pid" || [[ ! -e $d/done ]]; then echo "0 0 $(grep -m1 ERROR "$d/out")"; return; fi
     base=$(cat "$d/base")
     echo "$((peak > base ? peak - base : 0)) $(cat "$d/wall") $(tr '\n' ' ' <"$d/result")"
