@@ -1004,6 +1004,22 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 --   <work>_half (key_a, key_b, size_a, sig_a)  by key_b: the pairs sharing
 --       min_bands bands (counted where key_a's rows are), with key_a's
 --       signature, joined on its shard.
+-- With set_copies_aside (the groups), identical signatures are set aside
+-- first, as near_dupe_query sets them aside: a row whose signature is
+-- identical to a row of a smaller key goes wherever that row goes (every
+-- resemblance of the two is the same, and so is their rank), so only the
+-- smallest key of identical signatures takes part in the band work, and n
+-- copies of one document cost n rows instead of n^2 / 2 pairs:
+--   <work>_hashes (sig_hash, key, size)  by sig_hash: a 64-bit hash of every
+--       non-empty signature, shipped from the shards to the hash's shard;
+--   <work>_twins (key, rep_key, size)   by rep_key: each row whose hash an
+--       earlier key shares, with the smallest such key (a window on each
+--       shard of the hashes);
+--   <work>_twin_sigs (key, rep_key, size, rep_sig)  by key: with rep_key's
+--       signature, joined on its shard;
+--   <work>_copies (key, rep_key, size, resemblance)  by key: the twins whose
+--       signature is rep_key's, compared whole on key's shard.  The caller
+--       drops it.
 -- It drops the first two and returns the query of the verified pairs
 -- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
 -- key type's order), a join of <work>_half with the source on each shard
@@ -1014,7 +1030,8 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 -- returned if it also resembles at the threshold (at 10M rows and 15 bands,
 -- about one chance in a thousand that a collision happens at all).
 CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
-								threshold double precision, recall double precision, work name)
+								threshold double precision, recall double precision, work name,
+								set_copies_aside boolean)
 	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
 	SET extra_float_digits = 3
@@ -1033,6 +1050,8 @@ DECLARE
 	bands_table text;
 	cand_table text;
 	half_table text;
+	copies_table text;
+	not_a_copy text := '';
 BEGIN
 	IF threshold IS NULL THEN
 		RAISE EXCEPTION 'threshold must not be null'
@@ -1110,6 +1129,12 @@ BEGIN
 
 	EXECUTE format('CREATE TABLE %s (key_a %s, key_b %2$s, size_a bigint, sig_a @extschema@.minhash)', half_table, key_decl);
 	PERFORM pg_catalog.create_distributed_table(half_table::regclass, 'key_b', colocate_with => source::text);
+	IF set_copies_aside THEN
+		copies_table := format('%I.%I', work_schema, work || '_copies');
+		EXECUTE format('CREATE TABLE %s (key %s, rep_key %2$s, size bigint, resemblance double precision)',
+					   copies_table, key_decl);
+		PERFORM pg_catalog.create_distributed_table(copies_table::regclass, 'key', colocate_with => source::text);
+	END IF;
 	IF stats.signed < 2 THEN
 		RETURN format('SELECT h.key_a, h.key_b, h.size_a, NULL::bigint AS size_b, NULL::double precision AS resemblance FROM %s h WHERE false',
 					  half_table);
@@ -1118,6 +1143,42 @@ BEGIN
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm);
 	ELSE
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm, recall);
+	END IF;
+
+	IF set_copies_aside THEN
+		EXECUTE format('CREATE TABLE %I.%I (sig_hash bigint, key %s, size bigint)', work_schema, work || '_hashes', key_decl);
+		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_hashes')::regclass, 'sig_hash',
+													colocate_with => 'none', shard_count => shard_count);
+		EXECUTE format('CREATE TABLE %I.%I (key %s, rep_key %3$s, size bigint)', work_schema, work || '_twins', key_decl);
+		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_twins')::regclass, 'rep_key',
+													colocate_with => source::text);
+		EXECUTE format('CREATE TABLE %I.%I (key %s, rep_key %3$s, size bigint, rep_sig @extschema@.minhash)',
+					   work_schema, work || '_twin_sigs', key_decl);
+		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_twin_sigs')::regclass, 'key',
+													colocate_with => source::text);
+		EXECUTE format($q$INSERT INTO %1$I.%2$I (sig_hash, key, size)
+			SELECT @extschema@.minhash_hash_extended(s.%5$I, 0), s.%4$I, @extschema@.minhash_size(s.%5$I)
+			  FROM %3$s s WHERE @extschema@.minhash_size(s.%5$I) > 0$q$,
+			work_schema, work || '_hashes', source, key_column, sig_column);
+		EXECUTE format($q$INSERT INTO %1$I.%2$I (key, rep_key, size)
+			SELECT h.key, h.rep_key, h.size
+			  FROM (SELECT h.key, h.size, pg_catalog.first_value(h.key) OVER (PARTITION BY h.sig_hash ORDER BY h.key) AS rep_key
+					  FROM %1$I.%3$I h) h
+			 WHERE h.key <> h.rep_key$q$,
+			work_schema, work || '_twins', work || '_hashes');
+		EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_hashes');
+		EXECUTE format($q$INSERT INTO %1$I.%2$I (key, rep_key, size, rep_sig)
+			SELECT t.key, t.rep_key, t.size, s.%6$I FROM %1$I.%3$I t JOIN %4$s s ON s.%5$I = t.rep_key$q$,
+			work_schema, work || '_twin_sigs', work || '_twins', source, key_column, sig_column);
+		EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_twins');
+		EXECUTE format($q$INSERT INTO %1$s (key, rep_key, size, resemblance)
+			SELECT w.key, w.rep_key, w.size, @extschema@.resemblance(w.rep_sig, s.%6$I)
+			  FROM %2$I.%3$I w JOIN %4$s s ON s.%5$I = w.key
+			 WHERE s.%6$I OPERATOR(@extschema@.=) w.rep_sig
+			   AND @extschema@.resemblance(w.rep_sig, s.%6$I) >= %7$L::double precision$q$,
+			copies_table, work_schema, work || '_twin_sigs', source, key_column, sig_column, threshold);
+		EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_twin_sigs');
+		not_a_copy := format(' AND NOT EXISTS (SELECT 1 FROM %s c WHERE c.key = s.%I)', copies_table, key_column);
 	END IF;
 
 	EXECUTE format('CREATE TABLE %s (band_key bigint, key %s)', bands_table, key_decl);
@@ -1129,8 +1190,8 @@ BEGIN
 	EXECUTE format($q$INSERT INTO %1$s (band_key, key)
 		SELECT k.band_key, s.%3$I
 		  FROM %2$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%4$I, %5$s, %6$s)) AS k(band_key)
-		 WHERE @extschema@.minhash_size(s.%4$I) > 0$q$,
-		bands_table, source, key_column, sig_column, layout.bands, layout.rows);
+		 WHERE @extschema@.minhash_size(s.%4$I) > 0%7$s$q$,
+		bands_table, source, key_column, sig_column, layout.bands, layout.rows, not_a_copy);
 	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b)
 		SELECT a.key, b.key FROM %2$s a JOIN %2$s b ON b.band_key = a.band_key AND a.key %3$s b.key$q$,
 		cand_table, bands_table, key_lt);
@@ -1150,7 +1211,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_half of candidate pairs with one side''s signature on the workers, and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_half of candidate pairs with one side''s signature on the workers (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the pairs), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
 
 -- A name for a call's work tables, unused in the source's schema:
 -- minhash_work_<backend pid>_<n>.
@@ -1192,7 +1253,7 @@ DECLARE
 	work name := @extschema@.near_dupe_distributed_work_name(source);
 	pairs_query text;
 BEGIN
-	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work);
+	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, false);
 	RETURN QUERY EXECUTE format('SELECT p.key_a::text, p.key_b::text, p.resemblance FROM (%s) p ORDER BY p.key_a, p.key_b',
 								pairs_query);
 	EXECUTE format('DROP TABLE %I.%I', (SELECT c.relnamespace::regnamespace::name FROM pg_catalog.pg_class c WHERE c.oid = source),
@@ -1206,7 +1267,8 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs_distributed(regclass, name, name
 -- near_dupe_groups(..., NULL::text, recall)), in its order.  The walk
 -- (near_dupe_group_walk, the window function of near_dupe_query) runs on
 -- the coordinator over the verified pairs only, held in temporary tables:
--- rows without a pair need nothing there.  Its result, one row per row a
+-- rows without a pair need nothing there, and copies set aside (see
+-- near_dupe_distributed_candidates) only a row each.  Its result, one row per row a
 -- pivot takes, goes to a work table beside the source; then every row of
 -- the source comes out of a co-located join with it on the shards, and
 -- the coordinator sorts the rows (a sort that spills to disk beyond
@@ -1229,8 +1291,10 @@ DECLARE
 	key_type oid;
 	assign_table text;
 	caller_work_mem text;
+	pairs_count bigint;
+	copies_count bigint;
 BEGIN
-	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work);
+	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, true);
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = key_column;
 	SELECT o.lt INTO key_lt FROM @extschema@.near_dupe_key_operators(key_type) o;
@@ -1244,6 +1308,9 @@ BEGIN
 		SELECT p.key_a AS key, p.size_a AS size FROM %2$I p UNION SELECT p.key_b, p.size_b FROM %2$I p$q$,
 		work || '_rows', work || '_pairs');
 	EXECUTE format('ANALYZE %I, %I', work || '_pairs', work || '_rows');
+	IF pg_catalog.current_setting('client_min_messages') LIKE 'debug%' THEN
+		EXECUTE format('SELECT pg_catalog.count(*) FROM %I', work || '_pairs') INTO pairs_count;
+	END IF;
 
 	assign_table := format('%I.%I', work_schema, work || '_assign');
 	EXECUTE format($q$CREATE TABLE %1$s AS SELECT p.key_a AS key, p.key_b AS pivot_key, p.size_b AS pivot_size, p.resemblance
@@ -1252,8 +1319,10 @@ BEGIN
 
 	-- Each pair directed from its better-ranked row (more distinct
 	-- shingles, then the smaller key), read in the better row's rank order.
-	EXECUTE format($q$INSERT INTO %1$s (key, pivot_key, pivot_size, resemblance)
-		SELECT w.worse_key, w.better_key, w.better_size, w.resemblance
+	-- The rows taken, then the copies set aside: each goes where the row it
+	-- copies went, or, if that row is a pivot, to it.
+	EXECUTE format($q$CREATE TEMP TABLE %1$I AS
+		SELECT w.worse_key AS key, w.better_key AS pivot_key, w.better_size AS pivot_size, w.resemblance
 		  FROM (SELECT d.*, @extschema@.near_dupe_group_walk(d.better_tid, d.worse_tid)
 							  OVER (ORDER BY d.better_size DESC, d.better_key, d.better_tid) AS joins
 				  FROM (SELECT CASE WHEN e.a_better THEN ra.ctid ELSE rb.ctid END AS better_tid,
@@ -1267,8 +1336,23 @@ BEGIN
 						  JOIN pg_temp.%3$I ra ON ra.key = e.key_a
 						  JOIN pg_temp.%3$I rb ON rb.key = e.key_b) d) w
 		 WHERE w.joins$q$,
-		assign_table, work || '_pairs', work || '_rows', key_lt);
+		work || '_taken', work || '_pairs', work || '_rows', key_lt);
 	EXECUTE format('DROP TABLE pg_temp.%I, pg_temp.%I', work || '_pairs', work || '_rows');
+	EXECUTE format('CREATE TEMP TABLE %I AS SELECT * FROM %I.%I', work || '_copies', work_schema, work || '_copies');
+	EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_copies');
+	EXECUTE format('ANALYZE %I, %I', work || '_taken', work || '_copies');
+	IF pg_catalog.current_setting('client_min_messages') LIKE 'debug%' THEN
+		EXECUTE format('SELECT pg_catalog.count(*) FROM %I', work || '_copies') INTO copies_count;
+		RAISE DEBUG 'near_dupe_groups_distributed: % verified pairs on the coordinator, % copies set aside', pairs_count, copies_count;
+	END IF;
+	EXECUTE format($q$INSERT INTO %1$s (key, pivot_key, pivot_size, resemblance)
+		SELECT t.key, t.pivot_key, t.pivot_size, t.resemblance FROM pg_temp.%2$I t
+		UNION ALL
+		SELECT c.key, coalesce(t.pivot_key, c.rep_key), CASE WHEN t.key IS NULL THEN c.size ELSE t.pivot_size END,
+			   CASE WHEN t.key IS NULL THEN c.resemblance ELSE t.resemblance END
+		  FROM pg_temp.%3$I c LEFT JOIN pg_temp.%2$I t ON t.key = c.rep_key$q$,
+		assign_table, work || '_taken', work || '_copies');
+	EXECUTE format('DROP TABLE pg_temp.%I, pg_temp.%I', work || '_taken', work || '_copies');
 
 	-- The last statement holds three buffers of every row on the
 	-- coordinator at once, each spilling to disk beyond work_mem: Citus's

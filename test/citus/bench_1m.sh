@@ -60,7 +60,8 @@ PGPORT=$BASE bash "$REPO_ROOT/test/corpus/load_spamassassin.sh" spam_messages >"
 t=$(now)
 psql -X -q -p "$BASE" -v docs="$DOCS" -f "$REPO_ROOT/test/corpus/generate_realistic.sql" >"$DIR/generate.log" 2>&1
 say "generated in $(secs "$t" "$(now)") s"
-q -c "ALTER TABLE real_docs DROP COLUMN sig" -c "VACUUM ANALYZE real_docs"
+LEAN=${MINHASH_BENCH_LEAN:-0}
+((LEAN)) || q -c "ALTER TABLE real_docs DROP COLUMN sig" -c "VACUUM ANALYZE real_docs"
 
 q -o /dev/null -v shards="$SHARDS" <<'SQL'
 CREATE TABLE one (id bigint PRIMARY KEY, body text NOT NULL, sig minhash);
@@ -69,7 +70,17 @@ SELECT create_distributed_table('dist', 'id', shard_count => :shards);
 SQL
 
 declare -A R
+if ((LEAN)); then
+    # the generator's signatures copied with their bodies; no index, no
+    # lookups (bench_10m.sh): the disk holds the two tables and the work
+    for tbl in one dist; do
+        say "$tbl: load of (id, body, sig)"
+        timed "R[$tbl.load]" "INSERT INTO $tbl (id, body, sig) SELECT id, body, sig FROM real_docs"
+    done
+    q -c "DROP TABLE real_docs" -c "VACUUM ANALYZE one" -c "VACUUM ANALYZE dist"
+fi
 for tbl in one dist; do
+    ((LEAN)) && break
     say "$tbl: load, signatures, index"
     timed "R[$tbl.load]" "INSERT INTO $tbl (id, body) SELECT id, body FROM real_docs"
     timed "R[$tbl.sig]" "UPDATE $tbl SET sig = minhash(body)"
@@ -88,6 +99,7 @@ lookups() {   # lookups TABLE [SET ...]: prints "p50 p95" of the second of two p
       sed "s/%s/$tbl/" "$DIR/probes.sql"; } | q 2>&1 | sed -n '/^PASS2$/,$p' | citus_percentiles
 }
 for tbl in one dist; do
+    ((LEAN)) && break
     say "$tbl: lookups, groups"
     read -r "R[$tbl.p50]" "R[$tbl.p95]" < <(lookups "$tbl")
     t=$(now)
@@ -95,7 +107,7 @@ for tbl in one dist; do
                              FROM near_dupe_groups('$tbl', 'id', 'sig', 0.8)")
     R[$tbl.gtime]=$(secs "$t" "$(now)")
 done
-same=different; [[ "${R[one.groups]#* }" == "${R[dist.groups]#* }" ]] && same=same
+same=different; [[ "${R[one.groups]:-}" == "${R[dist.groups]:-}" ]] && same=same
 
 # Pairs and groups: the engine on the coordinator's table (one node) beside
 # the _distributed forms on the distributed table (band work on the
@@ -107,7 +119,8 @@ q -o /dev/null -c "CREATE TABLE one_tiny AS SELECT id, sig FROM one WHERE id <= 
     -c "CREATE TABLE dist_tiny (LIKE one_tiny)" -c "SELECT create_distributed_table('dist_tiny', 'id', colocate_with => 'dist')" \
     -c "INSERT INTO dist_tiny SELECT * FROM one_tiny"
 hashed() { echo "SELECT count(*) || ' ' || sum(hashtextextended(r::text, 0)::numeric) FROM $1 WITH ORDINALITY r"; }
-warm="SET minhash.group_memory = '8GB';
+GROUP_MEMORY=${MINHASH_BENCH_GROUP_MEMORY:-8GB}
+warm="SET minhash.group_memory = '$GROUP_MEMORY';
 SELECT count(*) FROM near_dupe_groups('one_tiny', 'id', 'sig', 0.8) \\g /dev/null
 SELECT count(*) FROM near_dupe_groups_distributed('dist_tiny', 'id', 'sig', 0.8) \\g /dev/null"
 work_rows=()
@@ -115,7 +128,7 @@ for config in "0.8" "0.6 0.99"; do
     read -r t recall <<<"$config"
     if [[ -z "$recall" ]]; then one_args=$t; dist_args=$t; label="$t exact"
     else one_args="$t, NULL::text, $recall"; dist_args="$t, recall => $recall"; label="$t, recall $recall"; fi
-    for fn in pairs groups; do
+    for fn in ${MINHASH_BENCH_CALLS:-pairs groups}; do
         say "near_dupe_$fn at $label: one node, then distributed"
         read -r okb osec orows < <(citus_peak_memory "$DIR" "$warm" "$(hashed "near_dupe_$fn('one', 'id', 'sig', $one_args)")")
         read -r dkb dsec drows < <(citus_peak_memory "$DIR" "$warm" "$(hashed "near_dupe_${fn}_distributed('dist', 'id', 'sig', $dist_args)")")
@@ -151,11 +164,15 @@ echo "Citus $(q -c "SELECT extversion FROM pg_extension WHERE extname = 'citus'"
 echo
 echo "| step | one node | Citus |"
 echo "|---|---|---|"
+if ((LEAN)); then
+echo "| load (INSERT of id, body, sig) | ${R[one.load]} s | ${R[dist.load]} s |"
+else
 echo "| load (INSERT of id, body) | ${R[one.load]} s | ${R[dist.load]} s |"
 echo "| signatures (UPDATE SET sig = minhash(body)) | ${R[one.sig]} s | ${R[dist.sig]} s |"
 echo "| GIN index | ${R[one.index]} s | ${R[dist.index]} s |"
 echo "| lookups at 0.8, p50 / p95 (200) | ${R[one.p50]} / ${R[one.p95]} ms | ${R[dist.p50]} / ${R[dist.p95]} ms |"
 echo "| near_dupe_groups at 0.8 | ${R[one.gtime]} s (${R[one.groups]%% *} groups) | ${R[dist.gtime]} s (${R[dist.groups]%% *} groups, $same rows) |"
+fi
 echo
 echo "| call (coordinator: time, peak private memory) | one node: near_dupe_pairs / near_dupe_groups | Citus: near_dupe_pairs_distributed / near_dupe_groups_distributed |"
 echo "|---|---|---|"

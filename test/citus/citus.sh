@@ -286,6 +286,39 @@ check "the groups of odd end with the 3 unsigned rows (null resemblance), after 
     "empty 1:0 empty 2:0 empty 3:0 unsigned 1: unsigned 2: unsigned 3:" \
     "$(q -c "SELECT string_agg(key || ':' || coalesce(resemblance::text, ''), ' ' ORDER BY group_id) FROM (SELECT * FROM near_dupe_groups_distributed('odd', 'id', 'sig', 0.8) ORDER BY group_id DESC LIMIT 6) g")"
 
+# Copies: documents copied many times over (exact copies of an original, of
+# an edited copy that resembles it, copies with keys smaller than the
+# original's, one copy of a third), among the other rows.  The groups equal
+# one node's; identical signatures are set aside before the band work, so
+# the coordinator receives exactly the pairs among distinct signatures, and
+# n copies cost n rows there instead of n^2 / 2 pairs.
+q -o /dev/null <<'SQL'
+CREATE TABLE copies_local (id bigint PRIMARY KEY, sig minhash);
+INSERT INTO copies_local SELECT id, sig FROM docs_local;
+INSERT INTO copies_local
+SELECT 100000 + 1000 * v.n + i, (SELECT sig FROM docs_local WHERE id = v.original)
+  FROM (VALUES (1, 50, 40), (2, 51, 10), (3, 171, 25), (4, 300, 1)) v(n, original, copies), generate_series(1, v.copies) i;
+INSERT INTO copies_local SELECT -i, (SELECT sig FROM docs_local WHERE id = 50) FROM generate_series(1, 5) i;
+CREATE TABLE copies (LIKE copies_local); ALTER TABLE copies ADD PRIMARY KEY (id);
+SELECT create_distributed_table('copies', 'id', colocate_with => 'none');
+INSERT INTO copies SELECT * FROM copies_local;
+CREATE TABLE copies_distinct AS
+  SELECT * FROM copies_local a WHERE NOT EXISTS (SELECT 1 FROM copies_local b WHERE b.sig = a.sig AND b.id < a.id);
+SQL
+bad=0
+for config in "groups 0.8" "groups 0.5" "groups 0.8 0.99" "pairs 0.8"; do
+    read -r fn t recall <<<"$config"
+    if [[ -z "$recall" ]]; then local_args=", $t"; dist_args=", $t"; else local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"; fi
+    a=$(q -c "$(ordered_rows "near_dupe_$fn('copies_local', 'id', 'sig'$local_args)")")
+    b=$(q -c "$(ordered_rows "near_dupe_${fn}_distributed('copies', 'id', 'sig'$dist_args)")" 2>&1)
+    [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config on copies: one node {$a} distributed {$b}"; }
+done
+check "copies: groups at 0.8, 0.5 and 0.8 (recall 0.99) and pairs at 0.8 equal one node" 0 "$bad"
+debug=$(q -c "SET client_min_messages = debug1" -c "SELECT count(*) FROM near_dupe_groups_distributed('copies', 'id', 'sig', 0.8)" 2>&1 |
+        grep -o 'near_dupe_groups_distributed: .*' || true)
+check "copies: the coordinator received the pairs among distinct signatures only, and each copy once"     "near_dupe_groups_distributed: $(q -c "SELECT count(*) FROM near_dupe_pairs('copies_distinct', 'id', 'sig', 0.8)") verified pairs on the coordinator, $(q -c "SELECT (SELECT count(*) FROM copies_local) - (SELECT count(*) FROM copies_distinct)") copies set aside" \
+    "$debug"
+
 echo "     ($((SECONDS - t_section)) s for the comparisons)"
 
 # Where the work ran: Citus's log of the commands it sends to the workers
