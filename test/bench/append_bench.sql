@@ -1,7 +1,8 @@
 -- The steps of test/bench/append_bench.sh on a realistic corpus (real_docs):
 --   psql -v step=setup -v first=N -v t=T -v recall=R|null -f append_bench.sql
 --     ab_first: the rows id <= first; ab_groups: their grouping, stored
---     (near_dupe_groups, keys as text), vacuumed as a stored table would be.
+--     (near_dupe_groups, keys as text), vacuumed as a stored table would be;
+--     ab_new: the other rows, the new ones, alone.
 --   psql -v step=check -v t=T -v recall=R|null -f append_bench.sql
 --     the rules of near_dupe_groups_append on ab_appended (its result)
 --     against ab_groups and real_docs, and what a full regrouping
@@ -19,7 +20,7 @@ SET minhash.group_memory = '8GB';
 
 SELECT :'step' = 'setup' AS setup, :'step' = 'check' AS check, :'recall' = 'null' AS exact \gset
 \if :setup
-DROP TABLE IF EXISTS ab_first, ab_groups, ab_tiny, ab_tiny_groups, ab_regroup, ab_appended;
+DROP TABLE IF EXISTS ab_first, ab_groups, ab_tiny, ab_tiny_groups, ab_regroup, ab_appended, ab_new, ab_new_groups;
 -- A table as it stands once loaded and vacuumed: hint bits set, pages
 -- all-visible (else the first call to scan it pays for that, not its work).
 VACUUM ANALYZE real_docs;
@@ -27,6 +28,9 @@ CREATE TABLE ab_first AS SELECT id, sig FROM real_docs WHERE id <= :first;
 CREATE TABLE ab_tiny AS SELECT id, sig FROM real_docs WHERE id <= 100;
 VACUUM ANALYZE ab_first;
 VACUUM ANALYZE ab_tiny;
+-- the new rows alone, for the floor (append_bench.sh)
+CREATE TABLE ab_new AS SELECT id, sig FROM real_docs WHERE id > :first;
+VACUUM ANALYZE ab_new;
 CREATE TABLE ab_tiny_groups AS SELECT * FROM near_dupe_groups('ab_tiny', 'id', 'sig', 0.8) WHERE key::bigint <= 50;
 CREATE TABLE ab_groups AS SELECT * FROM near_dupe_groups('ab_first', 'id', 'sig', :t, NULL::text, :recall);
 VACUUM ANALYZE ab_groups;
