@@ -1020,6 +1020,9 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 --   <work>_copies (key, rep_key, size, resemblance)  by key: the twins whose
 --       signature is rep_key's, compared whole on key's shard.  The caller
 --       drops it.
+-- The work tables are unlogged: they live for one call, and writing them
+-- to the WAL as well would double what the workers write (at 10M rows,
+-- 280M band keys).
 -- It drops the first two and returns the query of the verified pairs
 -- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
 -- key type's order), a join of <work>_half with the source on each shard
@@ -1127,11 +1130,11 @@ BEGIN
 	cand_table := format('%I.%I', work_schema, work || '_cand');
 	half_table := format('%I.%I', work_schema, work || '_half');
 
-	EXECUTE format('CREATE TABLE %s (key_a %s, key_b %2$s, size_a bigint, sig_a @extschema@.minhash)', half_table, key_decl);
+	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s, size_a bigint, sig_a @extschema@.minhash)', half_table, key_decl);
 	PERFORM pg_catalog.create_distributed_table(half_table::regclass, 'key_b', colocate_with => source::text);
 	IF set_copies_aside THEN
 		copies_table := format('%I.%I', work_schema, work || '_copies');
-		EXECUTE format('CREATE TABLE %s (key %s, rep_key %2$s, size bigint, resemblance double precision)',
+		EXECUTE format('CREATE UNLOGGED TABLE %s (key %s, rep_key %2$s, size bigint, resemblance double precision)',
 					   copies_table, key_decl);
 		PERFORM pg_catalog.create_distributed_table(copies_table::regclass, 'key', colocate_with => source::text);
 	END IF;
@@ -1146,13 +1149,13 @@ BEGIN
 	END IF;
 
 	IF set_copies_aside THEN
-		EXECUTE format('CREATE TABLE %I.%I (sig_hash bigint, key %s, size bigint)', work_schema, work || '_hashes', key_decl);
+		EXECUTE format('CREATE UNLOGGED TABLE %I.%I (sig_hash bigint, key %s, size bigint)', work_schema, work || '_hashes', key_decl);
 		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_hashes')::regclass, 'sig_hash',
 													colocate_with => 'none', shard_count => shard_count);
-		EXECUTE format('CREATE TABLE %I.%I (key %s, rep_key %3$s, size bigint)', work_schema, work || '_twins', key_decl);
+		EXECUTE format('CREATE UNLOGGED TABLE %I.%I (key %s, rep_key %3$s, size bigint)', work_schema, work || '_twins', key_decl);
 		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_twins')::regclass, 'rep_key',
 													colocate_with => source::text);
-		EXECUTE format('CREATE TABLE %I.%I (key %s, rep_key %3$s, size bigint, rep_sig @extschema@.minhash)',
+		EXECUTE format('CREATE UNLOGGED TABLE %I.%I (key %s, rep_key %3$s, size bigint, rep_sig @extschema@.minhash)',
 					   work_schema, work || '_twin_sigs', key_decl);
 		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_twin_sigs')::regclass, 'key',
 													colocate_with => source::text);
@@ -1181,10 +1184,10 @@ BEGIN
 		not_a_copy := format(' AND NOT EXISTS (SELECT 1 FROM %s c WHERE c.key = s.%I)', copies_table, key_column);
 	END IF;
 
-	EXECUTE format('CREATE TABLE %s (band_key bigint, key %s)', bands_table, key_decl);
+	EXECUTE format('CREATE UNLOGGED TABLE %s (band_key bigint, key %s)', bands_table, key_decl);
 	PERFORM pg_catalog.create_distributed_table(bands_table::regclass, 'band_key', colocate_with => 'none',
 												shard_count => shard_count);
-	EXECUTE format('CREATE TABLE %s (key_a %s, key_b %2$s)', cand_table, key_decl);
+	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s)', cand_table, key_decl);
 	PERFORM pg_catalog.create_distributed_table(cand_table::regclass, 'key_a', colocate_with => source::text);
 
 	EXECUTE format($q$INSERT INTO %1$s (band_key, key)
@@ -1313,7 +1316,7 @@ BEGIN
 	END IF;
 
 	assign_table := format('%I.%I', work_schema, work || '_assign');
-	EXECUTE format($q$CREATE TABLE %1$s AS SELECT p.key_a AS key, p.key_b AS pivot_key, p.size_b AS pivot_size, p.resemblance
+	EXECUTE format($q$CREATE UNLOGGED TABLE %1$s AS SELECT p.key_a AS key, p.key_b AS pivot_key, p.size_b AS pivot_size, p.resemblance
 		FROM pg_temp.%2$I p WHERE false$q$, assign_table, work || '_pairs');
 	PERFORM pg_catalog.create_distributed_table(assign_table::regclass, 'key', colocate_with => source::text);
 

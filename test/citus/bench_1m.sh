@@ -43,7 +43,7 @@ DIR=$REPO_ROOT/.cache/citus-bench
 citus_start "$DIR" "$BASE" "$PGC" "shared_buffers = 1GB
 maintenance_work_mem = 512MB
 work_mem = 64MB
-max_wal_size = 8GB
+max_wal_size = 2GB
 checkpoint_timeout = 30min
 autovacuum = off"
 say() { printf '==> %s\n' "$*"; }
@@ -123,18 +123,36 @@ GROUP_MEMORY=${MINHASH_BENCH_GROUP_MEMORY:-8GB}
 warm="SET minhash.group_memory = '$GROUP_MEMORY';
 SELECT count(*) FROM near_dupe_groups('one_tiny', 'id', 'sig', 0.8) \\g /dev/null
 SELECT count(*) FROM near_dupe_groups_distributed('dist_tiny', 'id', 'sig', 0.8) \\g /dev/null"
+# Every one-node call, then every distributed one; with MINHASH_BENCH_LEAN
+# the coordinator's table is dropped between them (the disk of one machine
+# holds the distributed work beside one copy of the table, not two).
 work_rows=()
-for config in "0.8" "0.6 0.99"; do
+declare -A W
+configs=("0.8" "0.6 0.99")
+for side in one dist; do
+    for config in "${configs[@]}"; do
+        read -r t recall <<<"$config"
+        if [[ -z "$recall" ]]; then args=$t
+        elif [[ $side == one ]]; then args="$t, NULL::text, $recall"
+        else args="$t, recall => $recall"; fi
+        for fn in ${MINHASH_BENCH_CALLS:-pairs groups}; do
+            call="near_dupe_$fn('one', 'id', 'sig', $args)"
+            [[ $side == dist ]] && call="near_dupe_${fn}_distributed('dist', 'id', 'sig', $args)"
+            say "$call"
+            read -r "W[$side.$fn.$t.kb]" "W[$side.$fn.$t.sec]" "W[$side.$fn.$t.rows]" < <(citus_peak_memory "$DIR" "$warm" "$(hashed "$call")")
+        done
+    done
+    if ((LEAN)) && [[ $side == one ]]; then q -c "DROP TABLE one" -c "CHECKPOINT"; fi
+done
+for config in "${configs[@]}"; do
     read -r t recall <<<"$config"
-    if [[ -z "$recall" ]]; then one_args=$t; dist_args=$t; label="$t exact"
-    else one_args="$t, NULL::text, $recall"; dist_args="$t, recall => $recall"; label="$t, recall $recall"; fi
+    label="$t exact"; [[ -n "$recall" ]] && label="$t, recall $recall"
     for fn in ${MINHASH_BENCH_CALLS:-pairs groups}; do
-        say "near_dupe_$fn at $label: one node, then distributed"
-        read -r okb osec orows < <(citus_peak_memory "$DIR" "$warm" "$(hashed "near_dupe_$fn('one', 'id', 'sig', $one_args)")")
-        read -r dkb dsec drows < <(citus_peak_memory "$DIR" "$warm" "$(hashed "near_dupe_${fn}_distributed('dist', 'id', 'sig', $dist_args)")")
-        wsame=different; [[ "$orows" == "$drows" ]] && wsame=same
+        k="$fn.$t"
+        wsame=different; [[ "${W[one.$k.rows]}" == "${W[dist.$k.rows]:-}" ]] && wsame=same
         work_rows+=("$(printf '| near_dupe_%s at %s | %s s, %s MB (%s rows) | %s s, %s MB (%s rows) |' \
-            "$fn" "$label" "$osec" "$((okb / 1024))" "${orows%% *}" "$dsec" "$((dkb / 1024))" "$wsame")")
+            "$fn" "$label" "${W[one.$k.sec]}" "$((W[one.$k.kb] / 1024))" "${W[one.$k.rows]%% *}" \
+            "${W[dist.$k.sec]:-}" "$((${W[dist.$k.kb]:-0} / 1024))" "$wsame")")
     done
 done
 
