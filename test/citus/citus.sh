@@ -273,14 +273,21 @@ CREATE TABLE odd (LIKE odd_local); ALTER TABLE odd ADD PRIMARY KEY (id);
 SELECT create_distributed_table('odd', 'id', colocate_with => 'none');
 INSERT INTO odd SELECT * FROM odd_local;
 SQL
-bad=0
-for config in "pairs 0.8" "groups 0.8" "groups 0.5 0.99"; do
-    read -r fn t recall <<<"$config"
-    if [[ -z "$recall" ]]; then local_args=", $t"; dist_args=", $t"; else local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"; fi
-    a=$(q -c "$(ordered_rows "near_dupe_$fn('odd_local', 'id', 'sig'$local_args)")")
-    b=$(q -c "$(ordered_rows "near_dupe_${fn}_distributed('odd', 'id', 'sig'$dist_args)")" 2>&1)
-    [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config on odd: one node {$a} distributed {$b}"; }
-done
+# compare_calls TABLE CONFIG...: each CONFIG ("pairs|groups threshold
+# [recall]") on TABLE_local by the one-node function and on TABLE by its
+# _distributed form; bad = how many differ (each shown).
+compare_calls() {
+    local tbl=$1 config fn t recall local_args dist_args a b
+    shift; bad=0
+    for config in "$@"; do
+        read -r fn t recall <<<"$config"
+        if [[ -z "$recall" ]]; then local_args=", $t"; dist_args=", $t"; else local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"; fi
+        a=$(q -c "$(ordered_rows "near_dupe_$fn('${tbl}_local', 'id', 'sig'$local_args)")")
+        b=$(q -c "$(ordered_rows "near_dupe_${fn}_distributed('$tbl', 'id', 'sig'$dist_args)")" 2>&1)
+        [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config on $tbl: one node {$a} distributed {$b}"; }
+    done
+}
+compare_calls odd "pairs 0.8" "groups 0.8" "groups 0.5 0.99"
 check "text keys, empty and null signatures: pairs at 0.8 and groups at 0.8 and 0.5 (recall 0.99) equal one node" 0 "$bad"
 check "the groups of odd end with the 3 unsigned rows (null resemblance), after the 3 empty ones (resemblance 0)" \
     "empty 1:0 empty 2:0 empty 3:0 unsigned 1: unsigned 2: unsigned 3:" \
@@ -305,18 +312,12 @@ INSERT INTO copies SELECT * FROM copies_local;
 CREATE TABLE copies_distinct AS
   SELECT * FROM copies_local a WHERE NOT EXISTS (SELECT 1 FROM copies_local b WHERE b.sig = a.sig AND b.id < a.id);
 SQL
-bad=0
-for config in "groups 0.8" "groups 0.5" "groups 0.8 0.99" "pairs 0.8"; do
-    read -r fn t recall <<<"$config"
-    if [[ -z "$recall" ]]; then local_args=", $t"; dist_args=", $t"; else local_args=", $t, NULL::text, $recall"; dist_args=", $t, recall => $recall"; fi
-    a=$(q -c "$(ordered_rows "near_dupe_$fn('copies_local', 'id', 'sig'$local_args)")")
-    b=$(q -c "$(ordered_rows "near_dupe_${fn}_distributed('copies', 'id', 'sig'$dist_args)")" 2>&1)
-    [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config on copies: one node {$a} distributed {$b}"; }
-done
+compare_calls copies "groups 0.8" "groups 0.5" "groups 0.8 0.99" "pairs 0.8"
 check "copies: groups at 0.8, 0.5 and 0.8 (recall 0.99) and pairs at 0.8 equal one node" 0 "$bad"
 debug=$(q -c "SET client_min_messages = debug1" -c "SELECT count(*) FROM near_dupe_groups_distributed('copies', 'id', 'sig', 0.8)" 2>&1 |
         grep -o 'near_dupe_groups_distributed: .*' || true)
-check "copies: the coordinator received the pairs among distinct signatures only, and each copy once"     "near_dupe_groups_distributed: $(q -c "SELECT count(*) FROM near_dupe_pairs('copies_distinct', 'id', 'sig', 0.8)") verified pairs on the coordinator, $(q -c "SELECT (SELECT count(*) FROM copies_local) - (SELECT count(*) FROM copies_distinct)") copies set aside" \
+check "copies: the coordinator received the pairs among distinct signatures only, and each copy once" \
+    "near_dupe_groups_distributed: $(q -c "SELECT count(*) FROM near_dupe_pairs('copies_distinct', 'id', 'sig', 0.8)") verified pairs on the coordinator, $(q -c "SELECT (SELECT count(*) FROM copies_local) - (SELECT count(*) FROM copies_distinct)") copies set aside" \
     "$debug"
 
 echo "     ($((SECONDS - t_section)) s for the comparisons)"
