@@ -1001,9 +1001,15 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 --   <work>_cand (key_a, key_b)        by key_a, co-located with the source:
 --       each pair sharing a band, once per band, from a self-join of the
 --       band table on each of its shards;
---   <work>_half (key_a, key_b, size_a, sig_a)  by key_b: the pairs sharing
---       min_bands bands (counted where key_a's rows are), with key_a's
---       signature, joined on its shard.
+--   <work>_sketched (key_a, key_b, size_a, sketch_a)  by key_b: the pairs
+--       sharing min_bands bands (counted where key_a's rows are), with
+--       key_a's byte sketch (minhash_byte_sketch: a quarter of a signature),
+--       joined on its shard;
+--   <work>_half (key_a, key_b, size_a, size_b, sig_b)  by key_a: the pairs
+--       whose resemblance_bound(sketch_a, sig_b) reaches the threshold (at
+--       least their resemblance, so no pair at it is dropped), with key_b's
+--       signature, joined on its shard.  Whole signatures cross between
+--       nodes for these pairs only, not for every candidate.
 -- With set_copies_aside (the groups), identical signatures are set aside
 -- first, as near_dupe_query sets them aside: a row whose signature is
 -- identical to a row of a smaller key goes wherever that row goes (every
@@ -1023,7 +1029,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 -- The work tables are unlogged: they live for one call, and writing them
 -- to the WAL as well would double what the workers write (at 10M rows,
 -- 280M band keys).
--- It drops the first two and returns the query of the verified pairs
+-- It drops the others and returns the query of the verified pairs
 -- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
 -- key type's order), a join of <work>_half with the source on each shard
 -- of the source, verified as near_dupe_query verifies.  The caller drops
@@ -1032,6 +1038,22 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 -- (it compares the band's values); with recall, such a pair would be
 -- returned if it also resembles at the threshold (at 10M rows and 15 bands,
 -- about one chance in a thousand that a collision happens at all).
+-- A byte sketch of a signature (the low byte of each value, with the
+-- signature's parameters) and the bound it gives: the fraction of positions
+-- where the sketch agrees with another signature is at least the
+-- resemblance of the two, since equal values have equal low bytes.  The
+-- distributed pairs ship sketches to rule candidates out, and whole
+-- signatures only for the rest (src/minhash_sketch.c).
+CREATE FUNCTION @extschema@.minhash_byte_sketch(sig @extschema@.minhash) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'minhash_byte_sketch' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_byte_sketch(@extschema@.minhash) IS 'the byte sketch of a signature: its parameters and the low byte of each hash value, a quarter of its size; resemblance_bound(sketch, sig) bounds the resemblance of the sketched signature and sig from above';
+
+CREATE FUNCTION @extschema@.resemblance_bound(sketch bytea, sig @extschema@.minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_resemblance_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.resemblance_bound(bytea, @extschema@.minhash) IS 'the fraction of positions where a byte sketch (minhash_byte_sketch(a)) agrees with sig: at least resemblance(a, sig), equal but for chance agreements (1 in 256 per position); 0 when either set is empty; an error for signatures of other parameters';
+
 CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
 								threshold double precision, recall double precision, work name,
 								set_copies_aside boolean)
@@ -1053,6 +1075,9 @@ DECLARE
 	bands_table text;
 	cand_table text;
 	half_table text;
+	sketched_table text;
+	candidates bigint;
+	within_bound bigint;
 	copies_table text;
 	not_a_copy text := '';
 BEGIN
@@ -1129,9 +1154,11 @@ BEGIN
 	bands_table := format('%I.%I', work_schema, work || '_bands');
 	cand_table := format('%I.%I', work_schema, work || '_cand');
 	half_table := format('%I.%I', work_schema, work || '_half');
+	sketched_table := format('%I.%I', work_schema, work || '_sketched');
 
-	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s, size_a bigint, sig_a @extschema@.minhash)', half_table, key_decl);
-	PERFORM pg_catalog.create_distributed_table(half_table::regclass, 'key_b', colocate_with => source::text);
+	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s, size_a bigint, size_b bigint, sig_b @extschema@.minhash)',
+				   half_table, key_decl);
+	PERFORM pg_catalog.create_distributed_table(half_table::regclass, 'key_a', colocate_with => source::text);
 	IF set_copies_aside THEN
 		copies_table := format('%I.%I', work_schema, work || '_copies');
 		EXECUTE format('CREATE UNLOGGED TABLE %s (key %s, rep_key %2$s, size bigint, resemblance double precision)',
@@ -1139,7 +1166,7 @@ BEGIN
 		PERFORM pg_catalog.create_distributed_table(copies_table::regclass, 'key', colocate_with => source::text);
 	END IF;
 	IF stats.signed < 2 THEN
-		RETURN format('SELECT h.key_a, h.key_b, h.size_a, NULL::bigint AS size_b, NULL::double precision AS resemblance FROM %s h WHERE false',
+		RETURN format('SELECT h.key_a, h.key_b, h.size_a, h.size_b, NULL::double precision AS resemblance FROM %s h WHERE false',
 					  half_table);
 	END IF;
 	IF recall IS NULL THEN
@@ -1199,22 +1226,34 @@ BEGIN
 		SELECT a.key, b.key FROM %2$s a JOIN %2$s b ON b.band_key = a.band_key AND a.key %3$s b.key$q$,
 		cand_table, bands_table, key_lt);
 	EXECUTE format('DROP TABLE %s', bands_table);
-	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b, size_a, sig_a)
-		SELECT c.key_a, c.key_b, @extschema@.minhash_size(s.%5$I), s.%5$I
+	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s, size_a bigint, sketch_a bytea)', sketched_table, key_decl);
+	PERFORM pg_catalog.create_distributed_table(sketched_table::regclass, 'key_b', colocate_with => source::text);
+	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b, size_a, sketch_a)
+		SELECT c.key_a, c.key_b, @extschema@.minhash_size(s.%5$I), @extschema@.minhash_byte_sketch(s.%5$I)
 		  FROM (SELECT w.key_a, w.key_b FROM %2$s w GROUP BY w.key_a, w.key_b HAVING pg_catalog.count(*) >= %6$s) c
 		  JOIN %3$s s ON s.%4$I = c.key_a$q$,
-		half_table, cand_table, source, key_column, sig_column, layout.min_bands);
+		sketched_table, cand_table, source, key_column, sig_column, layout.min_bands);
+	GET DIAGNOSTICS candidates = ROW_COUNT;
 	EXECUTE format('DROP TABLE %s', cand_table);
+	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b, size_a, size_b, sig_b)
+		SELECT h.key_a, h.key_b, h.size_a, @extschema@.minhash_size(s.%5$I), s.%5$I
+		  FROM %2$s h JOIN %3$s s ON s.%4$I = h.key_b
+		 WHERE @extschema@.resemblance_bound(h.sketch_a, s.%5$I) >= %6$L::double precision
+		   AND @extschema@.minhash_size(s.%5$I) > 0$q$,
+		half_table, sketched_table, source, key_column, sig_column, threshold);
+	GET DIAGNOSTICS within_bound = ROW_COUNT;
+	EXECUTE format('DROP TABLE %s', sketched_table);
+	RAISE DEBUG 'near_dupe_distributed_candidates: % candidate pairs, % within the sketches'' bound', candidates, within_bound;
 
-	RETURN format($q$SELECT h.key_a, h.key_b, h.size_a, @extschema@.minhash_size(s.%4$I) AS size_b,
-		   @extschema@.resemblance(h.sig_a, s.%4$I) AS resemblance
-	  FROM %1$s h JOIN %2$s s ON s.%3$I = h.key_b
-	 WHERE @extschema@.resemblance(h.sig_a, s.%4$I) >= %5$L::double precision AND @extschema@.minhash_size(s.%4$I) > 0$q$,
+	RETURN format($q$SELECT h.key_a, h.key_b, h.size_a, h.size_b,
+		   @extschema@.resemblance(s.%4$I, h.sig_b) AS resemblance
+	  FROM %1$s h JOIN %2$s s ON s.%3$I = h.key_a
+	 WHERE @extschema@.resemblance(s.%4$I, h.sig_b) >= %5$L::double precision$q$,
 		half_table, source, key_column, sig_column, threshold);
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_half of candidate pairs with one side''s signature on the workers (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the pairs), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_half of candidate pairs with one side''s signature on the workers (whole signatures shipped only for the pairs whose resemblance_bound reaches the threshold) (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the pairs), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
 
 -- A name for a call's work tables, unused in the source's schema:
 -- minhash_work_<backend pid>_<n>.

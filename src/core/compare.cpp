@@ -18,6 +18,21 @@ extern "C"
 		return agreeing;
 	}
 
+	// The low byte: the values are minima of hashes, whose low bits carry
+	// no trace of their order, so unequal values share it 1 time in 256.
+	void mh_byte_sketch(const uint32_t *values, uint32_t num_perm, uint8_t *out) noexcept
+	{
+		for (uint32_t i = 0; i < num_perm; i++) out[i] = static_cast<uint8_t>(values[i]);
+	}
+
+	uint32_t mh_sketch_agreeing_bound(const uint8_t *sketch, const uint32_t *values,
+	                                  uint32_t num_perm) noexcept
+	{
+		uint32_t agreeing = 0;
+		for (uint32_t i = 0; i < num_perm; i++) agreeing += sketch[i] == static_cast<uint8_t>(values[i]);
+		return agreeing;
+	}
+
 	// A signature of no shingles (a document without words: size 0, every
 	// value MH_EMPTY_VALUE) resembles nothing, itself included.  As sets two
 	// empty documents are equal, but "equal" would make every empty,

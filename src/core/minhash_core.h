@@ -207,6 +207,19 @@ uint32_t	mh_agreeing_positions(const uint32_t *a, const uint32_t *b,
 								  uint32_t num_perm) MH_NOEXCEPT;
 
 /*
+ * The byte sketch of a signature: the low byte of each value (num_perm
+ * bytes into out).  Two equal values have equal low bytes, so the positions
+ * where a's sketch agrees with b's values are at least the positions where
+ * a and b agree: mh_sketch_agreeing_bound(sketch of a, b) >=
+ * mh_agreeing_positions(a, b), with each unequal pair of values agreeing by
+ * chance 1 time in 256.  A quarter of a signature's bytes, it lets pairs be
+ * ruled out without shipping whole signatures between nodes.
+ */
+void		mh_byte_sketch(const uint32_t *values, uint32_t num_perm, uint8_t *out) MH_NOEXCEPT;
+uint32_t	mh_sketch_agreeing_bound(const uint8_t *sketch, const uint32_t *values,
+									 uint32_t num_perm) MH_NOEXCEPT;
+
+/*
  * Non-zero for a signature of no shingles (size 0: a document without
  * words, an empty set).  Such a signature resembles nothing, itself
  * included: the rule of every comparison below, of the groupings, the pairs

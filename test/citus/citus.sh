@@ -320,6 +320,18 @@ check "copies: the coordinator received the pairs among distinct signatures only
     "near_dupe_groups_distributed: $(q -c "SELECT count(*) FROM near_dupe_pairs('copies_distinct', 'id', 'sig', 0.8)") verified pairs on the coordinator, $(q -c "SELECT (SELECT count(*) FROM copies_local) - (SELECT count(*) FROM copies_distinct)") copies set aside" \
     "$debug"
 
+# Step 3 ships each candidate pair's byte sketch, and whole signatures only
+# for the pairs within the sketches' bound (resemblance_bound: at least the
+# resemblance): at 0.6 with recall most candidates are ruled out there.
+debug=$(q -c "SET client_min_messages = debug1" \
+          -c "SELECT count(*) FROM near_dupe_pairs_distributed('docs', 'id', 'sig', 0.6, recall => 0.99)" 2>&1 |
+        grep -oE '[0-9]+ candidate pairs, [0-9]+ within' || true)
+read -r sketched _ _ kept _ <<<"${debug:-0 x x 0 x}"
+verified=$(q -c "SELECT count(*) FROM near_dupe_pairs('docs_local', 'id', 'sig', 0.6, NULL::text, 0.99)")
+echo "     docs at 0.6, recall 0.99: $sketched candidate pairs sketched, $kept within the bound, $verified verified"
+check "pairs: whole signatures shipped only within the sketches' bound (verified <= within < candidates)" 1 \
+    "$(( verified <= kept && kept < sketched ? 1 : 0 ))"
+
 echo "     ($((SECONDS - t_section)) s for the comparisons)"
 
 # Where the work ran: Citus's log of the commands it sends to the workers
@@ -340,6 +352,8 @@ check "remote commands: band keys computed on each of the $SHARDS shards of docs
     "$(count_shards 'worker_partition_query_result.*minhash_bands\(' 'public\.docs_[0-9]+')"
 check "remote commands: the band table joined with itself on each of its $SHARDS shards and repartitioned by Citus" "$SHARDS" \
     "$(count_shards 'worker_partition_query_result.*_bands_[0-9]+ a JOIN' '_bands_[0-9]+')"
+check "remote commands: candidate pairs' sketches compared on each of the $SHARDS shards of docs" "$SHARDS" \
+    "$(count_shards '_sketched_[0-9]+ h JOIN public\.docs_[0-9]+ s.*resemblance_bound\(' 'public\.docs_[0-9]+')"
 check "remote commands: candidate pairs verified on each of the $SHARDS shards of docs" "$SHARDS" \
     "$(count_shards '_half_[0-9]+ h JOIN public\.docs_[0-9]+ s.*resemblance\(' 'public\.docs_[0-9]+')"
 [[ -n "$remote" ]] || echo "     no remote command was logged"
