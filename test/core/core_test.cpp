@@ -1784,6 +1784,29 @@ void test_resemblance()
 	CHECK(std::fabs(sum_error / 20) < 0.01,
 	      "mean error over 20 seeds < 0.01: " + show(sum_error / 20));
 
+	// The byte sketch: its bound is never below the agreeing positions
+	// (equal values share their low byte) and above them only by chance,
+	// about one unequal position in 256.
+	{
+		uint64_t chance = 0, unequal = 0;
+		for (int32_t seed = 0; seed < 20; seed++)
+		{
+			const Sig a = build_set(A, n, seed), b = build_set(B, n, seed);
+			std::vector<uint8_t> sketch(n);
+			mh_byte_sketch(a.values.data(), n, sketch.data());
+			for (uint32_t i = 0; i < n; i++)
+				CHECK_EQ(static_cast<uint32_t>(sketch[i]), a.values[i] & 0xFFu, "the sketch is the low byte");
+			const uint32_t agreeing = mh_agreeing_positions(a.values.data(), b.values.data(), n);
+			const uint32_t bound = mh_sketch_agreeing_bound(sketch.data(), b.values.data(), n);
+			CHECK(bound >= agreeing, "the bound is at least the agreeing positions, seed " + std::to_string(seed));
+			CHECK_EQ(mh_sketch_agreeing_bound(sketch.data(), a.values.data(), n), n, "a sketch agrees with its own signature everywhere");
+			chance += bound - agreeing;
+			unequal += n - agreeing;
+		}
+		CHECK(chance * 256 > unequal / 2 && chance * 256 < unequal * 2,
+		      "chance agreements near 1 in 256 unequal positions: " + std::to_string(chance) + " of " + std::to_string(unequal));
+	}
+
 	// The hash family behaves like random permutations: over many different
 	// sets with one seed (as a table's signatures are), the estimate is
 	// unbiased and spreads as sqrt(J(1-J)/n), the binomial standard error.
