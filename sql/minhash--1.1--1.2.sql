@@ -989,6 +989,22 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 -- the key is then co-located, and no repartition join needs to be turned
 -- on.  test/citus/README.md gives the recipe and what each step ships.
 --
+-- A byte sketch of a signature (the low byte of each value, with the
+-- signature's parameters) and the bound it gives: the fraction of positions
+-- where the sketch agrees with another signature is at least the
+-- resemblance of the two, since equal values have equal low bytes.  The
+-- distributed pairs ship sketches to rule candidates out, and whole
+-- signatures only for the rest (src/minhash_sketch.c).
+CREATE FUNCTION @extschema@.minhash_byte_sketch(sig @extschema@.minhash) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'minhash_byte_sketch' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.minhash_byte_sketch(@extschema@.minhash) IS 'the byte sketch of a signature: its parameters and the low byte of each hash value, a quarter of its size; resemblance_bound(sketch, sig) bounds the resemblance of the sketched signature and sig from above';
+
+CREATE FUNCTION @extschema@.resemblance_bound(sketch bytea, sig @extschema@.minhash) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'minhash_resemblance_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.resemblance_bound(bytea, @extschema@.minhash) IS 'the fraction of positions where a byte sketch (minhash_byte_sketch(a)) agrees with sig: at least resemblance(a, sig), equal but for chance agreements (1 in 256 per position); 0 when either set is empty; an error for signatures of other parameters';
+
 -- near_dupe_distributed_candidates checks the arguments as near_dupe_pairs
 -- does (near_dupe_check: the signatures' parameters, pushed down to the
 -- shards as aggregates), refuses a table that is not hash-distributed by
@@ -1038,22 +1054,6 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs(regclass, name, name, double pre
 -- (it compares the band's values); with recall, such a pair would be
 -- returned if it also resembles at the threshold (at 10M rows and 15 bands,
 -- about one chance in a thousand that a collision happens at all).
--- A byte sketch of a signature (the low byte of each value, with the
--- signature's parameters) and the bound it gives: the fraction of positions
--- where the sketch agrees with another signature is at least the
--- resemblance of the two, since equal values have equal low bytes.  The
--- distributed pairs ship sketches to rule candidates out, and whole
--- signatures only for the rest (src/minhash_sketch.c).
-CREATE FUNCTION @extschema@.minhash_byte_sketch(sig @extschema@.minhash) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'minhash_byte_sketch' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.minhash_byte_sketch(@extschema@.minhash) IS 'the byte sketch of a signature: its parameters and the low byte of each hash value, a quarter of its size; resemblance_bound(sketch, sig) bounds the resemblance of the sketched signature and sig from above';
-
-CREATE FUNCTION @extschema@.resemblance_bound(sketch bytea, sig @extschema@.minhash) RETURNS double precision
-	AS 'MODULE_PATHNAME', 'minhash_resemblance_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.resemblance_bound(bytea, @extschema@.minhash) IS 'the fraction of positions where a byte sketch (minhash_byte_sketch(a)) agrees with sig: at least resemblance(a, sig), equal but for chance agreements (1 in 256 per position); 0 when either set is empty; an error for signatures of other parameters';
-
 CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
 								threshold double precision, recall double precision, work name,
 								set_copies_aside boolean)
