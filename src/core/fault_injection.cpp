@@ -60,6 +60,8 @@ constexpr Boundary kBoundaries[] = {
     {"mh_words_capacity", "arithmetic"},
     {"mh_chunks_capacity", "arithmetic"},
     {"mh_agreeing_positions", "a loop over caller arrays"},
+    {"mh_byte_sketch", "a loop over caller arrays"},
+    {"mh_sketch_agreeing_bound", "a loop over caller arrays"},
     {"mh_is_empty", "reads a field"},
     {"mh_resembles", "arithmetic over caller arrays"},
     {"mh_resemblance", "arithmetic over caller arrays"},
