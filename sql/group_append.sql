@@ -172,6 +172,75 @@ DROP TABLE ga_rls, ga_even;
 REVOKE SELECT ON st_text FROM regress_ga_reader;
 DROP ROLE regress_ga_reader;
 
+-- Which rows are new.  For an integer key with an index, the stored keys
+-- are sorted and merged with the source's keys read in order; otherwise
+-- (and beyond work_mem) an anti-join runs.  Either way a row is new when
+-- no stored key equals it as the stored keys compare: as text for a text
+-- group table, so that '007', '+7', ' 7' or '-0' name no integer key.
+CREATE TABLE st_odd AS SELECT * FROM st_text;
+UPDATE st_odd SET key = CASE key::bigint % 5 WHEN 0 THEN '0' || key WHEN 1 THEN '+' || key
+                                            WHEN 2 THEN ' ' || key ELSE key || ' ' END
+ WHERE key::bigint % 7 = 0;
+INSERT INTO st_odd VALUES (900001, '-0', '-0', 1), (900002, '99999999999999999999', '99999999999999999999', 1),
+                          (900003, '-9223372036854775808', '-9223372036854775808', 1), (900004, '', '', 1);
+CREATE FUNCTION pg_temp.new_keys_as_compared(st regclass, src regclass, work_mem text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+	appended bigint[];
+	expected bigint[];
+BEGIN
+	PERFORM set_config('work_mem', work_mem, true);
+	EXECUTE format('SELECT array_agg(key::bigint ORDER BY key::bigint) FROM near_dupe_groups_append(%L, %L, ''id'', ''sig'', 0.7)',
+				   st, src) INTO appended;
+	EXECUTE format('SELECT array_agg(s.id::bigint ORDER BY s.id) FROM %s s WHERE NOT EXISTS (SELECT FROM %s g WHERE g.key = s.id::text)',
+				   src, st) INTO expected;
+	RETURN appended IS NOT DISTINCT FROM expected;
+END $$;
+-- int4 and int2 keys, and a domain over bigint, each with its primary key
+CREATE TABLE ga_i4 (id int4 PRIMARY KEY, sig minhash);
+INSERT INTO ga_i4 SELECT id, sig FROM ga;
+CREATE TABLE ga_i2 (id int2 PRIMARY KEY, sig minhash);
+INSERT INTO ga_i2 SELECT id, sig FROM ga;
+CREATE DOMAIN ga_id AS bigint CHECK (VALUE > 0);
+CREATE TABLE ga_dom (id ga_id PRIMARY KEY, sig minhash);
+INSERT INTO ga_dom SELECT id, sig FROM ga;
+-- a stored grouping with 10,000 more keys, none in the source: beyond a
+-- work_mem of 64kB the anti-join runs instead
+CREATE TABLE st_many AS SELECT * FROM st_odd UNION ALL SELECT 1000000 + i, (100000 + i)::text, (100000 + i)::text, 1
+                                                        FROM generate_series(1, 10000) i;
+SELECT src, st, wm, pg_temp.new_keys_as_compared(st, src, wm) AS same_new_keys
+  FROM (VALUES ('ga'), ('ga_i4'), ('ga_i2'), ('ga_dom')) a(src),
+       (VALUES ('st_text'), ('st_odd'), ('st_many')) b(st),
+       (VALUES ('64MB'), ('64kB')) c(wm)
+ ORDER BY 1, 2, 3;
+-- stored keys of the key's own type, in and beyond work_mem
+CREATE TABLE st_i4 AS SELECT group_id, key::int4 AS key, pivot::int4 AS pivot, resemblance FROM st_text
+                       UNION ALL SELECT 1000000 + i, 100000 + i, 100000 + i, 1 FROM generate_series(1, 10000) i;
+CREATE FUNCTION pg_temp.append_under(work_mem text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	result text;
+BEGIN
+	PERFORM set_config('work_mem', work_mem, true);
+	SELECT array_agg(ROW(g.*)::text ORDER BY g.key) INTO result
+	  FROM near_dupe_groups_append('st_i4', 'ga_i4', 'id', 'sig', 0.7, NULL::int4) g;
+	RETURN result;
+END $$;
+SELECT pg_temp.append_under('64MB') = pg_temp.append_under('64kB') AS same_rows,
+       (SELECT count(*) FROM near_dupe_groups_append('st_i4', 'ga_i4', 'id', 'sig', 0.7, NULL::int4)) =
+       (SELECT count(*) FROM ga_i4 WHERE id NOT IN (SELECT key FROM st_i4)) AS all_new_rows;
+-- a null key and a repeated key are refused as the read refuses them
+CREATE TABLE ga_null_ix AS SELECT id, sig FROM ga;
+CREATE INDEX ON ga_null_ix (id);
+INSERT INTO ga_null_ix VALUES (NULL, minhash('a key that is null'::text));
+SELECT * FROM near_dupe_groups_append('st_text', 'ga_null_ix', 'id', 'sig', 0.7);
+CREATE TABLE ga_dup_ix AS SELECT id, sig FROM ga;
+CREATE INDEX ON ga_dup_ix (id);
+INSERT INTO ga_dup_ix SELECT id, sig FROM ga WHERE id = 17;
+SELECT * FROM near_dupe_groups_append('st_text', 'ga_dup_ix', 'id', 'sig', 0.7);
+DROP TABLE st_odd, st_many, st_i4, ga_i4, ga_i2, ga_dom, ga_null_ix, ga_dup_ix;
+DROP DOMAIN ga_id;
+
 -- Errors.
 \set VERBOSITY default
 CREATE TABLE st_no_pivot AS SELECT group_id, key, resemblance FROM st_text;

@@ -46,6 +46,9 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_inherits.h"
+#include "utils/acl.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -606,11 +609,327 @@ key_index_exists(const NearDupeCall *call)
 }
 
 /*
+ * Integer keys of the stored rows, for telling new keys apart without the
+ * executor's hash join: an array, sorted once (a radix sort), that the
+ * source's keys, read in order, are merged with.
+ */
+typedef struct StoredKeys
+{
+	uint64	   *values;			/* key ^ sign bit: unsigned order is signed order */
+	uint64		count;
+	uint64		capacity;
+	Size		limit;			/* bytes the array and the sort's copy may take */
+} StoredKeys;
+
+#define KEY_ORDER_FLIP (UINT64CONST(1) << 63)
+
+/* Adds a key; false when the array would outgrow its limit. */
+static bool
+stored_keys_add(StoredKeys *keys, int64 key)
+{
+	if (keys->count == keys->capacity)
+	{
+		uint64		capacity = Max(1024, keys->capacity * 2);
+
+		/* twice: the sort's copy */
+		if (capacity * sizeof(uint64) * 2 > keys->limit)
+			return false;
+		keys->values = keys->values == NULL ?
+			MemoryContextAllocExtended(CurrentMemoryContext, capacity * sizeof(uint64), MCXT_ALLOC_HUGE) :
+			repalloc_huge(keys->values, capacity * sizeof(uint64));
+		keys->capacity = capacity;
+	}
+	keys->values[keys->count++] = (uint64) key ^ KEY_ORDER_FLIP;
+	return true;
+}
+
+/* Least significant byte first; a byte that every key shares is skipped. */
+static void
+stored_keys_sort(StoredKeys *keys)
+{
+	uint64	   *from = keys->values;
+	uint64	   *to;
+
+	if (keys->count < 2)
+		return;
+	to = MemoryContextAllocExtended(CurrentMemoryContext, keys->count * sizeof(uint64), MCXT_ALLOC_HUGE);
+	for (int shift = 0; shift < 64; shift += 8)
+	{
+		uint64		place[256] = {0};
+		uint64		sum = 0;
+		uint64	   *swap;
+
+		for (uint64 i = 0; i < keys->count; i++)
+			place[(from[i] >> shift) & 0xFF]++;
+		if (place[(from[0] >> shift) & 0xFF] == keys->count)
+			continue;
+		for (int d = 0; d < 256; d++)
+		{
+			uint64		n = place[d];
+
+			place[d] = sum;
+			sum += n;
+		}
+		for (uint64 i = 0; i < keys->count; i++)
+			to[place[(from[i] >> shift) & 0xFF]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (from != keys->values)
+	{
+		memcpy(keys->values, from, keys->count * sizeof(uint64));
+		to = from;
+	}
+	pfree(to);
+}
+
+/*
+ * The integer whose output text is exactly text[0 .. length), within
+ * [min, max]: an optional '-', then "0" or digits without a leading zero
+ * (not "-0").  Any other text is no integer's text, so no key::text
+ * equals it.
+ */
+static bool
+canonical_integer(const char *text, int length, int64 min, int64 max, int64 *value)
+{
+	bool		negative = length > 0 && text[0] == '-';
+	int			start = negative ? 1 : 0;
+	uint64		magnitude = 0;
+	uint64		bound = negative ? (uint64) (-(min + 1)) + 1 : (uint64) max;
+
+	if (length == start || length - start > 19)
+		return false;
+	if (text[start] == '0' && (length - start > 1 || negative))
+		return false;
+	for (int i = start; i < length; i++)
+	{
+		if (text[i] < '0' || text[i] > '9')
+			return false;
+		magnitude = magnitude * 10 + (uint64) (text[i] - '0');
+	}
+	if (magnitude > bound)
+		return false;
+	*value = negative ? (magnitude == (uint64) PG_INT64_MAX + 1 ? PG_INT64_MIN : -(int64) magnitude) : (int64) magnitude;
+	return true;
+}
+
+/* int2, int4 or int8 (or a domain over one): the range of its values */
+static bool
+integer_key_range(Oid type, int64 *min, int64 *max)
+{
+	switch (getBaseType(type))
+	{
+		case INT2OID:
+			*min = PG_INT16_MIN;
+			*max = PG_INT16_MAX;
+			return true;
+		case INT4OID:
+			*min = PG_INT32_MIN;
+			*max = PG_INT32_MAX;
+			return true;
+		case INT8OID:
+			*min = PG_INT64_MIN;
+			*max = PG_INT64_MAX;
+			return true;
+		default:
+			return false;
+	}
+}
+
+static int64
+integer_datum(Oid type, Datum value)
+{
+	switch (getBaseType(type))
+	{
+		case INT2OID:
+			return DatumGetInt16(value);
+		case INT4OID:
+			return DatumGetInt32(value);
+		default:
+			return DatumGetInt64(value);
+	}
+}
+
+/*
+ * Adds a stored key to the set (a text that is no integer's output in
+ * [min, max] equals no key::text, and is left out); false when the set
+ * would outgrow its limit.
+ */
+static bool
+add_stored_key(StoredKeys *set, const GroupTable *table, Oid column_type, Datum key, int64 min, int64 max)
+{
+	int64		value;
+
+	if (!table->by_text)
+		value = integer_datum(column_type, key);
+	else
+	{
+		text	   *key_text = DatumGetTextPP(key);
+		bool		integer = canonical_integer(VARDATA_ANY(key_text), VARSIZE_ANY_EXHDR(key_text), min, max, &value);
+
+		if ((Pointer) key_text != DatumGetPointer(key))
+			pfree(key_text);
+		if (!integer)
+			return true;
+	}
+	return stored_keys_add(set, value);
+}
+
+/*
+ * The new keys of an integer key column, without the executor's hash join:
+ * the stored keys (of the key's type, or texts that are an integer's
+ * output) read into an array and sorted, then the source's keys read in
+ * order (an index-only scan, where the key's index makes it cheapest) and
+ * merged with them.  The group table is scanned directly where the caller
+ * may read it whole (a plain table, no row-level security), else read
+ * through SPI, as the source is (so that row-level security applies as to
+ * the read).  NULL, having read nothing of the source, when the group
+ * table's keys compare under a nondeterministic collation, or when the
+ * array and the sort's copy would take more than work_mem *
+ * hash_mem_multiplier (the executor's bound for the hash join, which then
+ * runs instead).  Run while SPI is connected.
+ */
+static Datum *
+new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
+{
+	StoredKeys	set = {0};
+	uint64		next = 0;
+	uint64		previous = 0;
+	int64		min,
+				max;
+	Oid			column_type;
+	int32		column_typmod;
+	Oid			collation;
+	Portal		portal;
+	Datum	   *keys = NULL;
+	uint64		capacity = 0;
+	bool		fits = true;
+	MemoryContext work;
+	MemoryContext old;
+
+	if (!integer_key_range(call->key_type, &min, &max))
+		return NULL;
+	get_atttypetypmodcoll(table->relation, get_attnum(table->relation, "key"), &column_type, &column_typmod, &collation);
+	if (table->by_text && OidIsValid(collation) && !get_collation_isdeterministic(collation))
+		return NULL;
+
+	work = AllocSetContextCreate(CurrentMemoryContext, "near_dupe_groups_append stored keys", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(work);
+	set.limit = get_hash_memory_limit();
+	if (get_rel_relkind(table->relation) == RELKIND_RELATION && !has_subclass(table->relation) &&
+		pg_class_aclcheck(table->relation, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+		check_enable_rls(table->relation, InvalidOid, false) != RLS_ENABLED &&
+		!relation_is_known_to_citus(table->relation))
+	{
+		/* a plain table the caller may read whole: scanned without SPI's copy of each row */
+		Relation	relation = table_open(table->relation, AccessShareLock);
+		AttrNumber	key_attnum = get_attnum(table->relation, "key");
+		TupleTableSlot *slot = table_slot_create(relation, NULL);
+		TableScanDesc scan = table_beginscan(relation, GetActiveSnapshot(), 0, NULL);
+		uint64		seen = 0;
+
+		while (fits && table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		{
+			bool		isnull;
+			Datum		key = slot_getattr(slot, key_attnum, &isnull);
+
+			if (!isnull)
+				fits = add_stored_key(&set, table, column_type, key, min, max);
+			if ((++seen & 0x3FF) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		table_endscan(scan);
+		ExecDropSingleTupleTableSlot(slot);
+		table_close(relation, AccessShareLock);
+	}
+	else
+	{
+		portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT g.key FROM %s g", table->name), 0, NULL, NULL, NULL,
+										   true, CURSOR_OPT_NO_SCROLL);
+		while (fits)
+		{
+			SPI_cursor_fetch(portal, true, 10000);
+			if (SPI_processed == 0)
+				break;
+			for (uint64 i = 0; i < SPI_processed && fits; i++)
+			{
+				bool		isnull;
+				Datum		key = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+				if (!isnull)
+					fits = add_stored_key(&set, table, column_type, key, min, max);
+			}
+			SPI_freetuptable(SPI_tuptable);
+			CHECK_FOR_INTERRUPTS();
+		}
+		SPI_cursor_close(portal);
+	}
+	MemoryContextSwitchTo(old);
+	if (!fits)
+	{
+		MemoryContextDelete(work);
+		return NULL;
+	}
+
+	*count = 0;
+	old = MemoryContextSwitchTo(work);
+	stored_keys_sort(&set);
+	MemoryContextSwitchTo(old);
+	/* in key order (the index's, where there is one), merged with the stored keys */
+	portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT s.%1$s FROM ONLY %2$s s ORDER BY s.%1$s",
+													  quote_identifier(call->key_column),
+													  quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+																				 get_rel_name(call->relation))),
+									   0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			Datum		key = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+			uint64		value;
+
+			if (isnull)
+				minhash_near_dupe_report_null_key(call);
+			value = (uint64) integer_datum(call->key_type, key) ^ KEY_ORDER_FLIP;
+			if (value < previous)
+				elog(ERROR, "the source's keys did not come in order");
+			previous = value;
+			while (next < set.count && set.values[next] < value)
+				next++;
+			if (next < set.count && set.values[next] == value)
+				continue;
+			if (*count == capacity)
+			{
+				capacity = Max(1024, capacity * 2);
+				need_room(call, sizeof(Datum) * capacity, "reading the new keys");
+				keys = keys == NULL ? MemoryContextAllocExtended(call->context, sizeof(Datum) * capacity, MCXT_ALLOC_HUGE) :
+					repalloc_huge(keys, sizeof(Datum) * capacity);
+			}
+			keys[(*count)++] = key;
+		}
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	MemoryContextDelete(work);
+	if (keys == NULL)
+		keys = MemoryContextAlloc(call->context, sizeof(Datum));
+	return keys;
+}
+
+/*
  * Which rows the read takes: those whose key the group table lacks.  The
  * anti-join reads the whole source; with an index on the key it reads the
- * keys alone first (an index-only scan, where the planner finds it
- * cheaper), and the read then takes the rows of those keys.  Run while SPI
- * is connected.
+ * keys alone first (new_integer_keys for an integer key, else an anti-join
+ * that is an index-only scan where the planner finds it cheaper), and the
+ * read then takes the rows of those keys, by a generic plan (a custom one
+ * would estimate each of the array's keys).  Run while SPI is connected.
  */
 static void
 choose_new_rows(NearDupeCall *call, const GroupTable *table)
@@ -620,6 +939,8 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 									  compared(table, "g.key"), table->equal, compared(table, key));
 	MemoryContext old;
 	Datum	   *keys;
+	uint64		count = 0;
+	bool		from_spi = false;
 	Oid			array_type = get_array_type(call->key_type);
 	int16		typlen;
 	bool		typbyval;
@@ -630,30 +951,38 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 	MemoryContextSwitchTo(old);
 	if (!OidIsValid(array_type) || !key_index_exists(call))
 		return;
-	if (SPI_execute(psprintf("SELECT %s FROM ONLY %s s WHERE %s", key,
-							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
-														get_rel_name(call->relation)),
-							 not_stored), true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "reading the new keys failed");
-	need_room(call, sizeof(Datum) * (SPI_processed + 1), "reading the new keys");
-	keys = MemoryContextAlloc(call->context, sizeof(Datum) * (SPI_processed + 1));
-	for (uint64 i = 0; i < SPI_processed; i++)
+	keys = new_integer_keys(call, table, &count);
+	if (keys == NULL)
 	{
-		bool		isnull;
+		if (SPI_execute(psprintf("SELECT %s FROM ONLY %s s WHERE %s", key,
+								 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+															get_rel_name(call->relation)),
+								 not_stored), true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "reading the new keys failed");
+		need_room(call, sizeof(Datum) * (SPI_processed + 1), "reading the new keys");
+		keys = MemoryContextAlloc(call->context, sizeof(Datum) * (SPI_processed + 1));
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
 
-		keys[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
-		if (isnull)
-			minhash_near_dupe_report_null_key(call);
+			keys[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+			if (isnull)
+				minhash_near_dupe_report_null_key(call);
+		}
+		count = SPI_processed;
+		from_spi = true;
 	}
+	/* copied into the array before SPI's tuples (a key may point there) go */
 	get_typlenbyvalalign(call->key_type, &typlen, &typbyval, &typalign);
 	old = MemoryContextSwitchTo(call->context);
-	call->filter_arg = PointerGetDatum(construct_array(keys, (int) SPI_processed, call->key_type,
+	call->filter_arg = PointerGetDatum(construct_array(keys, (int) count, call->key_type,
 													   typlen, typbyval, typalign));
 	call->filter_arg_type = array_type;
 	call->filter = psprintf(" WHERE %s %s ANY ($1)", key, table->key_equal);
 	MemoryContextSwitchTo(old);
 	pfree(keys);
-	SPI_freetuptable(SPI_tuptable);
+	if (from_spi)
+		SPI_freetuptable(SPI_tuptable);
 }
 
 /* --- the result ---------------------------------------------------------- */

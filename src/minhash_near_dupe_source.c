@@ -657,9 +657,21 @@ minhash_near_dupe_read(NearDupeCall *call)
 					 quote_identifier(get_namespace_name(get_rel_namespace(call->relation))),
 					 quote_identifier(get_rel_name(call->relation)),
 					 call->filter != NULL ? call->filter : "");
-	portal = SPI_cursor_open_with_args(NULL, query, call->filter_arg_type != InvalidOid ? 1 : 0,
-									   &call->filter_arg_type, &call->filter_arg, NULL, true,
-									   CURSOR_OPT_NO_SCROLL);
+	if (call->filter_arg_type != InvalidOid)
+	{
+		/*
+		 * A generic plan: a custom one would estimate each key of the array
+		 * (100,000 keys: 0.2 s of planning for as long a read).
+		 */
+		SPIPlanPtr	plan = SPI_prepare_cursor(query, 1, &call->filter_arg_type,
+											  CURSOR_OPT_NO_SCROLL | CURSOR_OPT_GENERIC_PLAN);
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare_cursor failed: %s", SPI_result_code_string(SPI_result));
+		portal = SPI_cursor_open(NULL, plan, &call->filter_arg, NULL, true);
+	}
+	else
+		portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
 	prepare_key_order(call, TupleDescAttr(portal->tupDesc, 0)->attcollation);
 	for (;;)
 	{

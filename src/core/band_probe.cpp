@@ -22,6 +22,7 @@
 //   the keys' high bits finds the run of a key that passes it.
 #include <algorithm>
 #include <new>
+#include <vector>
 
 #include "boundary.hpp"
 #include "budget.hpp"
@@ -87,6 +88,44 @@ uint32_t bits_for(uint64_t n)
 	return bits;
 }
 
+// Sorts keyed by key, then row, in place: the entries are first moved to
+// the buckets of their keys' top 11 bits (one pass, each entry swapped
+// straight to its bucket), then each bucket, about a 2048th of them and
+// small enough for the cache, is sorted on its own.  Millions of entries
+// (100,000 rows of 26 bands) sort so in about half the comparisons of one
+// sort of them all, and none of them a cache miss.
+void sort_by_key(MhBandProbe &probe, Poller &poller)
+{
+	constexpr uint32_t top_bits = 11;
+	constexpr size_t buckets = size_t{1} << top_bits;
+	constexpr uint32_t shift = 64 - top_bits;
+	const size_t count = probe.keyed.size();
+	std::pair<uint64_t, uint32_t> *keyed = probe.keyed.data();
+	std::vector<size_t> next(buckets + 1, 0), end(buckets, 0);
+	for (size_t i = 0; i < count; i++) next[(keyed[i].first >> shift) + 1]++;
+	for (size_t d = 0; d < buckets; d++)
+	{
+		next[d + 1] += next[d];
+		end[d] = next[d + 1];
+	}
+	poller.tick(count);
+	for (size_t d = 0; d < buckets; d++)
+		while (next[d] < end[d])
+		{
+			const size_t home = keyed[next[d]].first >> shift;
+			if (home == d)
+				next[d]++;
+			else
+				std::swap(keyed[next[d]], keyed[next[home]++]);
+		}
+	poller.tick(count);
+	for (size_t d = 0, start = 0; d < buckets; start = end[d], d++)
+	{
+		std::sort(keyed + start, keyed + end[d]);
+		poller.tick(end[d] - start);
+	}
+}
+
 void build(MhBandProbe &probe, Poller &poller)
 {
 	const uint64_t entries = static_cast<uint64_t>(probe.count) * probe.bands;
@@ -105,10 +144,7 @@ void build(MhBandProbe &probe, Poller &poller)
 			    row);
 		poller.tick(probe.bands);
 	}
-	std::sort(probe.keyed.begin(), probe.keyed.end(), [&poller](const auto &x, const auto &y) {
-		poller.tick();
-		return x < y;
-	});
+	sort_by_key(probe, poller);
 
 	const uint64_t held = probe.keyed.size();
 	const uint32_t width = std::max<uint32_t>(6, bits_for(held * 8));
