@@ -785,11 +785,12 @@ add_stored_key(StoredKeys *set, const GroupTable *table, Oid column_type, Datum 
  * merged with them.  The group table is scanned directly where the caller
  * may read it whole (a plain table, no row-level security), else read
  * through SPI, as the source is (so that row-level security applies as to
- * the read).  NULL, having read nothing of the source, when the group
- * table's keys compare under a nondeterministic collation, or when the
- * array and the sort's copy would take more than work_mem *
- * hash_mem_multiplier (the executor's bound for the hash join, which then
- * runs instead).  Run while SPI is connected.
+ * the read).  NULL, having read nothing of the source, for a Citus table
+ * (the anti-join runs on its shards), when the group table's keys compare
+ * under a nondeterministic collation, or when the array and the sort's
+ * copy would take more than work_mem * hash_mem_multiplier (the executor's
+ * bound for the hash join, which then runs instead).  Run while SPI is
+ * connected.
  */
 static Datum *
 new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
@@ -809,7 +810,8 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
 	MemoryContext work;
 	MemoryContext old;
 
-	if (!integer_key_range(call->key_type, &min, &max))
+	/* Citus joins the group table with the shards where they are */
+	if (!integer_key_range(call->key_type, &min, &max) || relation_is_known_to_citus(call->relation))
 		return NULL;
 	get_atttypetypmodcoll(table->relation, get_attnum(table->relation, "key"), &column_type, &column_typmod, &collation);
 	if (table->by_text && OidIsValid(collation) && !get_collation_isdeterministic(collation))
