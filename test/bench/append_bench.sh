@@ -8,16 +8,17 @@
 # present: test/bench/realistic_lib.sh); the first 10/11 of them (id <=
 # DOCS * 10 / 11) grouped and stored (ab_groups), then the last 1/11 (10% of
 # the stored rows) appended, beside near_dupe_groups over all DOCS.  Exact at
-# 0.8, and at 0.6 with recall 0.99.  Each timed call runs in a fresh session
-# (warmed up on a tiny table) while this script samples the backend's private
-# memory (RssAnon in /proc/PID/status, every 10 ms, as test/stress/
-# group_memory.sh does); printed: wall seconds, the backend's CPU seconds
-# (utime + stime: steadier than wall time on a shared machine), peak private
-# memory above the session's before the call, rows.  Then the rules of the
+# 0.8, and at 0.6 with recall 0.99.  Each call runs twice, each time in a
+# fresh session (warmed up on a tiny table): once timed, once while this
+# script samples the backend's private memory (RssAnon in /proc/PID/status,
+# every 10 ms, as test/stress/group_memory.sh does); printed: wall seconds,
+# the backend's CPU seconds (utime + stime: steadier than wall time on a
+# shared machine), peak private memory above the session's before the call,
+# rows.  Then the rules of the
 # append checked on its rows (test/bench/append_bench.sql).  Prints figures;
 # with APPEND_SHORT=1 (the short version in the test command) fails only if
 # a rule does not hold, never on time.
-# Environment: APPEND_WORK_MEM (default 64MB: the anti-join's hash of the
+# Environment: APPEND_WORK_MEM (default 64MB: the stored keys, or the anti-join's hash of the
 # stored keys), APPEND_GROUP_MEMORY (8GB: both calls run, the peak is
 # measured, not capped).
 set -euo pipefail
