@@ -18,8 +18,8 @@
 # append checked on its rows (test/bench/append_bench.sql).  Prints figures;
 # with APPEND_SHORT=1 (the short version in the test command) fails only if
 # a rule does not hold, never on time.
-# Environment: APPEND_WORK_MEM (default 64MB: the stored keys, or the anti-join's hash of the
-# stored keys), APPEND_GROUP_MEMORY (8GB: both calls run, the peak is
+# Environment: APPEND_WORK_MEM (default 64MB: bounds the stored keys held to
+# find the new ones, or the anti-join's hash of them), APPEND_GROUP_MEMORY (8GB: both calls run, the peak is
 # measured, not capped).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
