@@ -93,7 +93,7 @@ uint32_t bits_for(uint64_t n)
 // straight to its bucket), then each bucket, about a 2048th of them and
 // small enough for the cache, is sorted on its own.  Millions of entries
 // (100,000 rows of 26 bands) sort so in about half the comparisons of one
-// sort of them all, and none of them a cache miss.
+// sort of them all, each within the cache, and with no second buffer.
 void sort_by_key(MhBandProbe &probe, Poller &poller)
 {
 	constexpr uint32_t top_bits = 11;
