@@ -62,6 +62,8 @@ typedef struct NearDupeCall
 								 * rows (alias s) that the read adds */
 	Oid			filter_arg_type;	/* InvalidOid, or the type of the filter's $1 */
 	Datum		filter_arg;		/* its value */
+	bool		filter_generic;	/* plan the read generically (Citus cannot
+								 * plan a distributed query so) */
 
 	/* the result's keys are in the key column's type (else key::text) */
 	bool		typed_keys;

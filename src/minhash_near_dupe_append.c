@@ -931,7 +931,8 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
  * keys alone first (new_integer_keys for an integer key, else an anti-join
  * that is an index-only scan where the planner finds it cheaper), and the
  * read then takes the rows of those keys, by a generic plan (a custom one
- * would estimate each of the array's keys).  Run while SPI is connected.
+ * would estimate each of the array's keys) but on Citus, which cannot plan
+ * a distributed query with a parameter so.  Run while SPI is connected.
  */
 static void
 choose_new_rows(NearDupeCall *call, const GroupTable *table)
@@ -953,6 +954,7 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 	MemoryContextSwitchTo(old);
 	if (!OidIsValid(array_type) || !key_index_exists(call))
 		return;
+	call->filter_generic = !relation_is_known_to_citus(call->relation);
 	keys = new_integer_keys(call, table, &count);
 	if (keys == NULL)
 	{

@@ -657,7 +657,7 @@ minhash_near_dupe_read(NearDupeCall *call)
 					 quote_identifier(get_namespace_name(get_rel_namespace(call->relation))),
 					 quote_identifier(get_rel_name(call->relation)),
 					 call->filter != NULL ? call->filter : "");
-	if (call->filter_arg_type != InvalidOid)
+	if (call->filter_arg_type != InvalidOid && call->filter_generic)
 	{
 		/*
 		 * A generic plan: a custom one would estimate each key of the array
@@ -671,7 +671,9 @@ minhash_near_dupe_read(NearDupeCall *call)
 		portal = SPI_cursor_open(NULL, plan, &call->filter_arg, NULL, true);
 	}
 	else
-		portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+		portal = SPI_cursor_open_with_args(NULL, query, call->filter_arg_type != InvalidOid ? 1 : 0,
+										   &call->filter_arg_type, &call->filter_arg, NULL, true,
+										   CURSOR_OPT_NO_SCROLL);
 	prepare_key_order(call, TupleDescAttr(portal->tupDesc, 0)->attcollation);
 	for (;;)
 	{
