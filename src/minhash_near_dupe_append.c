@@ -811,7 +811,7 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
 	MemoryContext old;
 
 	/* Citus joins the group table with the shards where they are */
-	if (!integer_key_range(call->key_type, &min, &max) || relation_is_known_to_citus(call->relation))
+	if (!integer_key_range(call->key_type, &min, &max) || !call->filter_generic)
 		return NULL;
 	get_atttypetypmodcoll(table->relation, get_attnum(table->relation, "key"), &column_type, &column_typmod, &collation);
 	if (table->by_text && OidIsValid(collation) && !get_collation_isdeterministic(collation))
@@ -954,6 +954,7 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 	MemoryContextSwitchTo(old);
 	if (!OidIsValid(array_type) || !key_index_exists(call))
 		return;
+	/* off Citus: a generic plan for the read, and the merge of the keys */
 	call->filter_generic = !relation_is_known_to_citus(call->relation);
 	keys = new_integer_keys(call, table, &count);
 	if (keys == NULL)
