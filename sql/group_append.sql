@@ -86,19 +86,25 @@ $$;
 
 -- One append after a grouping of wave a, and two (b, then the rest), with
 -- text keys; each append's checks, and after the last the rows are those
--- of a full regrouping of ga; joined and new_groups (of the last append)
--- show that both rules were at work.
+-- of a full regrouping of ga; batch: the new groups of each append are
+-- those near_dupe_groups makes of their rows alone (rest); joined and
+-- new_groups (of the last append) show that both rules were at work.
+CREATE TEMP TABLE rest (id bigint, sig minhash);
 CREATE FUNCTION pg_temp.run(t float8, recall float8 DEFAULT NULL)
 RETURNS TABLE (threshold float8, waves int, same_rows boolean, ids boolean, at_threshold boolean, apart boolean,
-               best_join boolean, alone boolean, full_rows boolean, joined bigint, new_groups bigint)
+               best_join boolean, alone boolean, batch boolean, full_rows boolean, joined bigint, new_groups bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
 	wave regclass;
 	r record;
+	last_id bigint;
+	batch boolean;
+	all_batch boolean;
 BEGIN
 	FOR n IN 1 .. 2 LOOP
 		TRUNCATE st;
 		INSERT INTO st SELECT * FROM near_dupe_groups('ga_a', 'id', 'sig', t);
+		all_batch := true;
 		FOREACH wave IN ARRAY CASE n WHEN 1 THEN ARRAY['ga'::regclass] ELSE ARRAY['ga_b'::regclass, 'ga'] END LOOP
 			TRUNCATE ap, src;
 			EXECUTE format('INSERT INTO src SELECT id::text, sig FROM %s', wave);
@@ -111,9 +117,18 @@ BEGIN
 			SELECT c.*, (SELECT count(*) FROM ap WHERE group_id <= (SELECT max(group_id) FROM st)) AS joined,
 				   (SELECT count(DISTINCT group_id) FROM ap WHERE group_id > (SELECT max(group_id) FROM st)) AS new_groups
 			  INTO r FROM pg_temp.check_append(t, recall IS NULL) c;
+			last_id := (SELECT coalesce(max(group_id), 0) FROM st);
+			TRUNCATE rest;
+			INSERT INTO rest SELECT s.id::bigint, s.sig FROM src s JOIN ap ON ap.key = s.id WHERE ap.group_id > last_id;
+			SELECT (SELECT array_agg(ROW(ap.key, ap.pivot, ap.resemblance)::text ORDER BY ap.key) FROM ap WHERE ap.group_id > last_id)
+			       IS NOT DISTINCT FROM
+			       (SELECT array_agg(ROW(g.key, g.pivot, g.resemblance)::text ORDER BY g.key)
+			          FROM near_dupe_groups('rest', 'id', 'sig', t, NULL::text, recall) g)
+			  INTO batch;
+			all_batch := all_batch AND batch;
 			INSERT INTO st SELECT * FROM ap;
 		END LOOP;
-		RETURN QUERY SELECT t, n, r.same_rows, r.ids, r.at_threshold, r.apart, r.best_join, r.alone,
+		RETURN QUERY SELECT t, n, r.same_rows, r.ids, r.at_threshold, r.apart, r.best_join, r.alone, all_batch,
 			(SELECT array_agg(key ORDER BY key) FROM st) =
 			(SELECT array_agg(key ORDER BY key) FROM near_dupe_groups('ga', 'id', 'sig', t)), r.joined, r.new_groups;
 	END LOOP;
@@ -124,7 +139,7 @@ SELECT r.* FROM unnest(ARRAY[0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 1.0]) t, pg_tem
 
 -- With recall => (bigint keys): the guaranteed rules; apart and best_join
 -- hold for the pairs that share a band, so they are not asserted.
-SELECT r.threshold, r.waves, r.same_rows, r.ids, r.at_threshold, r.alone, r.full_rows, r.joined, r.new_groups
+SELECT r.threshold, r.waves, r.same_rows, r.ids, r.at_threshold, r.alone, r.batch, r.full_rows, r.joined, r.new_groups
   FROM (VALUES (0.6, 0.99), (0.8, 0.9)) v(t, recall), pg_temp.run(v.t, v.recall) r;
 
 -- Stored keys as the key column's own type (bigint) and as text; the
@@ -173,9 +188,12 @@ REVOKE SELECT ON st_text FROM regress_ga_reader;
 DROP ROLE regress_ga_reader;
 
 -- Which rows are new.  For an integer key with an index, the stored keys
--- are sorted and merged with the source's keys read in order; otherwise
--- (and beyond work_mem) an anti-join runs.  Either way a row is new when
--- no stored key equals it as the stored keys compare: as text for a text
+-- mark their slots over the source's key range; the new keys are then the
+-- empty slots, where they are few (ga_low: keys below 1000, whose gaps,
+-- ids ending in 8 or 9, are keys without a row), else the source's keys
+-- whose slot is empty; where the slots would pass work_mem (ga_sparse, a
+-- key of 5 billion) an anti-join runs.  Either way a row is new when no
+-- stored key equals it as the stored keys compare: as text for a text
 -- group table, so that '007', '+7', ' 7' or '-0' name no integer key.
 CREATE TABLE st_odd AS SELECT * FROM st_text;
 UPDATE st_odd SET key = CASE key::bigint % 5 WHEN 0 THEN '0' || key WHEN 1 THEN '+' || key
@@ -183,19 +201,22 @@ UPDATE st_odd SET key = CASE key::bigint % 5 WHEN 0 THEN '0' || key WHEN 1 THEN 
  WHERE key::bigint % 7 = 0;
 INSERT INTO st_odd VALUES (900001, '-0', '-0', 1), (900002, '99999999999999999999', '99999999999999999999', 1),
                           (900003, '-9223372036854775808', '-9223372036854775808', 1), (900004, '', '', 1);
-CREATE FUNCTION pg_temp.new_keys_as_compared(st regclass, src regclass, work_mem text) RETURNS boolean
+CREATE FUNCTION pg_temp.new_keys_as_compared(st regclass, src regclass) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
 	appended bigint[];
 	expected bigint[];
 BEGIN
-	PERFORM set_config('work_mem', work_mem, true);
 	EXECUTE format('SELECT array_agg(key::bigint ORDER BY key::bigint) FROM near_dupe_groups_append(%L, %L, ''id'', ''sig'', 0.7)',
 				   st, src) INTO appended;
 	EXECUTE format('SELECT array_agg(s.id::bigint ORDER BY s.id) FROM %s s WHERE NOT EXISTS (SELECT FROM %s g WHERE g.key = s.id::text)',
 				   src, st) INTO expected;
 	RETURN appended IS NOT DISTINCT FROM expected;
 END $$;
+CREATE TABLE ga_low (id bigint PRIMARY KEY, sig minhash);
+INSERT INTO ga_low SELECT id, sig FROM ga WHERE id < 1000;
+CREATE TABLE ga_sparse (id bigint PRIMARY KEY, sig minhash);
+INSERT INTO ga_sparse SELECT id, sig FROM ga UNION ALL SELECT 5000000000, minhash('a key far from the others'::text);
 -- int4 and int2 keys, and a domain over bigint, each with its primary key
 CREATE TABLE ga_i4 (id int4 PRIMARY KEY, sig minhash);
 INSERT INTO ga_i4 SELECT id, sig FROM ga;
@@ -204,31 +225,44 @@ INSERT INTO ga_i2 SELECT id, sig FROM ga;
 CREATE DOMAIN ga_id AS bigint CHECK (VALUE > 0);
 CREATE TABLE ga_dom (id ga_id PRIMARY KEY, sig minhash);
 INSERT INTO ga_dom SELECT id, sig FROM ga;
--- a stored grouping with 10,000 more keys, none in the source: beyond a
--- work_mem of 64kB the anti-join runs instead
+-- a stored grouping with 10,000 more keys, none in the source's range
 CREATE TABLE st_many AS SELECT * FROM st_odd UNION ALL SELECT 1000000 + i, (100000 + i)::text, (100000 + i)::text, 1
                                                         FROM generate_series(1, 10000) i;
-SELECT src, st, wm, pg_temp.new_keys_as_compared(st, src, wm) AS same_new_keys
-  FROM (VALUES ('ga'), ('ga_i4'), ('ga_i2'), ('ga_dom')) a(src),
-       (VALUES ('st_text'), ('st_odd'), ('st_many')) b(st),
-       (VALUES ('64MB'), ('64kB')) c(wm)
- ORDER BY 1, 2, 3;
--- stored keys of the key's own type, in and beyond work_mem
-CREATE TABLE st_i4 AS SELECT group_id, key::int4 AS key, pivot::int4 AS pivot, resemblance FROM st_text
-                       UNION ALL SELECT 1000000 + i, 100000 + i, 100000 + i, 1 FROM generate_series(1, 10000) i;
-CREATE FUNCTION pg_temp.append_under(work_mem text) RETURNS text
+SET work_mem = '64kB';
+SELECT src, st, pg_temp.new_keys_as_compared(st, src) AS same_new_keys
+  FROM (VALUES ('ga'), ('ga_low'), ('ga_sparse'), ('ga_i4'), ('ga_i2'), ('ga_dom')) a(src),
+       (VALUES ('st_text'), ('st_odd'), ('st_many')) b(st)
+ ORDER BY 1, 2;
+RESET work_mem;
+-- The stored pivots and their groups come with the stored keys (the
+-- slots), else from a query (no index on the key: ga_noix): the same rows
+-- either way, at 0.5, where many join.  st_twice stores keys twice, as
+-- pivots of two groups (the smaller joins); st_far has a group_id beyond
+-- a slot's range (then the query); st_i4 stores int4 keys.
+CREATE TABLE ga_noix AS SELECT id, sig FROM ga;
+CREATE TABLE ga_low_noix AS SELECT id, sig FROM ga_low;
+CREATE TABLE ga_i4_noix AS SELECT id, sig FROM ga_i4;
+CREATE TABLE st_twice AS SELECT * FROM st_text UNION ALL
+                         SELECT group_id + 100000, key, pivot, resemblance FROM st_text WHERE key = pivot AND key::bigint % 3 = 0;
+CREATE TABLE st_far AS SELECT CASE WHEN key::bigint % 2 = 0 THEN group_id + 5000000000 ELSE group_id END AS group_id,
+                              key, pivot, resemblance FROM st_text;
+CREATE TABLE st_i4 AS SELECT group_id, key::int4 AS key, pivot::int4 AS pivot, resemblance FROM st_text;
+CREATE FUNCTION pg_temp.appended(st regclass, src regclass, key_type text) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
-	result text;
+	result text[];
 BEGIN
-	PERFORM set_config('work_mem', work_mem, true);
-	SELECT array_agg(ROW(g.*)::text ORDER BY g.key) INTO result
-	  FROM near_dupe_groups_append('st_i4', 'ga_i4', 'id', 'sig', 0.7, NULL::int4) g;
+	EXECUTE format('SELECT array_agg(ROW(g.*)::text ORDER BY g.key) FROM near_dupe_groups_append(%L, %L, ''id'', ''sig'', 0.5%s) g',
+				   st, src, CASE WHEN key_type IS NULL THEN '' ELSE ', NULL::' || key_type END) INTO result;
 	RETURN result;
 END $$;
-SELECT pg_temp.append_under('64MB') = pg_temp.append_under('64kB') AS same_rows,
-       (SELECT count(*) FROM near_dupe_groups_append('st_i4', 'ga_i4', 'id', 'sig', 0.7, NULL::int4)) =
-       (SELECT count(*) FROM ga_i4 WHERE id NOT IN (SELECT key FROM st_i4)) AS all_new_rows;
+SELECT st, src, pg_temp.appended(st, src, key_type) = pg_temp.appended(st, noix, key_type) AS same_rows,
+       (SELECT count(*) FROM unnest(pg_temp.appended(st, src, key_type)) r(t)
+         WHERE split_part(trim(r.t, '()'), ',', 1)::bigint <= (SELECT max(group_id) FROM st_text)) > 0 AS some_joined
+  FROM (VALUES ('st_text', 'ga', 'ga_noix', NULL), ('st_twice', 'ga', 'ga_noix', NULL), ('st_odd', 'ga', 'ga_noix', NULL),
+               ('st_far', 'ga', 'ga_noix', NULL), ('st_text', 'ga_low', 'ga_low_noix', NULL),
+               ('st_i4', 'ga_i4', 'ga_i4_noix', 'int4')) v(st, src, noix, key_type)
+ ORDER BY 1, 2;
 -- a null key and a repeated key are refused as the read refuses them
 CREATE TABLE ga_null_ix AS SELECT id, sig FROM ga;
 CREATE INDEX ON ga_null_ix (id);
@@ -238,7 +272,8 @@ CREATE TABLE ga_dup_ix AS SELECT id, sig FROM ga;
 CREATE INDEX ON ga_dup_ix (id);
 INSERT INTO ga_dup_ix SELECT id, sig FROM ga WHERE id = 17;
 SELECT * FROM near_dupe_groups_append('st_text', 'ga_dup_ix', 'id', 'sig', 0.7);
-DROP TABLE st_odd, st_many, st_i4, ga_i4, ga_i2, ga_dom, ga_null_ix, ga_dup_ix;
+DROP TABLE st_odd, st_many, st_twice, st_far, st_i4, ga_low, ga_sparse, ga_noix, ga_low_noix, ga_i4_noix, ga_i4, ga_i2, ga_dom,
+           ga_null_ix, ga_dup_ix;
 DROP DOMAIN ga_id;
 
 -- Errors.

@@ -8,8 +8,9 @@
  * at the threshold (ties to the smaller group_id); a stored row is a pivot
  * when its key is its pivot, so a stored singleton counts.  The new rows
  * that join none are grouped among themselves by near_dupe_groups' greedy
- * walk (mh_group_greedy, or mh_group_greedy_banded with recall =>), under
- * group ids above the largest stored one, numbered in pivot rank order as
+ * walk (the groups of mh_group_greedy, or mh_group_greedy_banded with
+ * recall =>, walked with the probe's band keys), under group ids above the
+ * largest stored one, numbered in pivot rank order as
  * near_dupe_groups numbers its groups.  So every member resembles its pivot
  * at the threshold, and a new pivot resembles no stored pivot at it (with
  * recall =>, none that shares a band key with it).  A new row whose
@@ -19,15 +20,18 @@
  *
  * How.  The new rows are read as near_dupe_groups reads a whole table
  * (minhash_near_dupe_source.c), through an anti-join of the source against
- * the group table, which PostgreSQL's executor runs within work_mem; they
- * are held with their band keys (the engine's band probe,
- * src/core/band_probe.cpp).  Then every signed row of the source is
- * streamed past once, its signature only: each probes the new rows' keys,
- * and only a row with a verified hit that is not itself new is kept, with
- * its hits.  The few rows so kept are looked up in the group table: those
- * that are pivots give their group.  So the call holds the new rows, their
- * keys and the hits, never the stored rows; the stream holds one batch of
- * rows at a time, as the read does.
+ * the group table, which PostgreSQL's executor runs within work_mem; for an
+ * integer key with an index, the group table is read once into a slot a
+ * key of the source's range instead (new_integer_keys), which also tells
+ * its pivots and their groups.  The new rows are held with their band keys
+ * (the engine's band probe, src/core/band_probe.cpp).  Then every signed
+ * row of the source is streamed past once, its signature only: each probes
+ * the new rows' keys, and only a row with a verified hit that is not itself
+ * new is kept, with its hits.  The few rows so kept are looked up (in the
+ * slots, or in the group table): those that are pivots give their group.
+ * So the call holds the new rows, their keys and the hits (and the slots,
+ * 4 bytes a key), never the stored rows' signatures; the stream holds one
+ * batch of rows at a time, as the read does.
  */
 #include "postgres.h"
 
@@ -68,6 +72,26 @@
 /* Rows the stream fetches at a time. */
 #define STREAM_ROWS 2000
 
+/*
+ * The stored rows' integer keys, for telling new keys apart without the
+ * executor's hash join, as slots over the source's key range, one a key:
+ * 0, not stored; STORED_KEY, stored; STORED_PIVOT + g, stored as the pivot
+ * of group g (the smallest g of a key stored twice, as look_up_pivots'
+ * query takes it).  A stored key outside the range equals no source key.
+ * A serial key fills its range, so a slot costs 4 bytes a row.
+ */
+#define STORED_KEY 1
+#define STORED_PIVOT 2
+
+typedef struct StoredKeys
+{
+	uint32	   *slots;
+	int64		first;			/* the source's smallest key */
+	uint64		span;			/* slots: largest - first + 1 */
+	bool		pivots;			/* the slots tell pivots apart */
+	int64		largest_group_id;	/* 0 while none is read */
+} StoredKeys;
+
 /* What the call knows of the group table. */
 typedef struct GroupTable
 {
@@ -77,7 +101,15 @@ typedef struct GroupTable
 	char	   *equal;			/* how keys compare with the group table's:
 								 * OPERATOR(schema.=) */
 	char	   *key_equal;		/* the source key type's own = */
+	/*
+	 * The stored keys as new_integer_keys read them, with the pivots' groups
+	 * and the largest group_id, so that they need no query; else NULL.
+	 */
+	StoredKeys *stored;
 } GroupTable;
+
+static int64 integer_datum(Oid base_type, Datum value);
+static uint32 *stored_slot(const StoredKeys *set, int64 key);
 
 /* A verified pair: new row (its rank) and stored row (its number). */
 typedef struct AppendHit
@@ -136,6 +168,7 @@ check_group_table(NearDupeCall *call, Oid groups, const char *schema, GroupTable
 				 errhint(GROUP_TABLE_HINT)));
 	}
 	table->relation = groups;
+	table->stored = NULL;
 	/* what the call keeps outlives SPI's memory */
 	old = MemoryContextSwitchTo(call->context);
 	table->name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(groups)),
@@ -489,9 +522,39 @@ stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key,
 }
 
 /*
+ * look_up_pivots from the pivots read with the stored keys: a binary search
+ * of each kept key.  A pivot's text is its key's (key::text), which is what
+ * the query returns.
+ */
+static void
+look_up_kept_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *kept,
+					int64 *group_of, Datum *pivot_text)
+{
+	Oid			key_base = getBaseType(call->key_type);
+
+	for (uint32 i = 0; i < kept->old_count; i++)
+	{
+		int64		key = integer_datum(key_base, kept->old_keys[i]);
+		const uint32 *slot = stored_slot(table->stored, key);
+
+		if (slot == NULL || *slot < STORED_PIVOT)
+			continue;
+		group_of[i] = *slot - STORED_PIVOT;
+		if (!call->typed_keys)
+		{
+			MemoryContext old = MemoryContextSwitchTo(call->context);
+
+			pivot_text[i] = CStringGetTextDatum(psprintf(INT64_FORMAT, key));
+			MemoryContextSwitchTo(old);
+		}
+	}
+}
+
+/*
  * For each kept stored row, its group when it is a pivot (else -1), and its
  * key as the result carries a pivot: group_of[] and pivot_text[] (text
- * results only).  One query, the kept keys as an array.
+ * results only).  One query, the kept keys as an array; or the pivots read
+ * with the stored keys (look_up_kept_pivots).
  */
 static void
 look_up_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *kept,
@@ -510,6 +573,11 @@ look_up_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *ke
 		group_of[i] = -1;
 	if (kept->old_count == 0)
 		return;
+	if (table->stored != NULL && table->stored->pivots)
+	{
+		look_up_kept_pivots(call, table, kept, group_of, pivot_text);
+		return;
+	}
 	if (!OidIsValid(array_type))
 		elog(ERROR, "no array type for type %s", format_type_be(call->key_type));
 	get_typlenbyvalalign(call->key_type, &typlen, &typbyval, &typalign);
@@ -531,7 +599,8 @@ look_up_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *ke
 		int64		i = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull)) - 1;
 		Datum		group_id = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull);
 
-		if (isnull)
+		/* a negative group_id is no group to join (and none that near_dupe_groups makes) */
+		if (isnull || DatumGetInt64(group_id) < 0)
 			continue;
 		/* a key stored twice: its smaller group */
 		if (group_of[i] >= 0 && group_of[i] <= DatumGetInt64(group_id))
@@ -552,6 +621,8 @@ largest_group_id(const GroupTable *table)
 	bool		isnull;
 	Datum		largest;
 
+	if (table->stored != NULL)
+		return table->stored->largest_group_id;
 	if (SPI_execute(psprintf("SELECT pg_catalog.max(g.group_id)::pg_catalog.int8 FROM %s g", table->name),
 					true, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "reading the largest group_id failed");
@@ -609,83 +680,6 @@ key_index_exists(const NearDupeCall *call)
 }
 
 /*
- * Integer keys of the stored rows, for telling new keys apart without the
- * executor's hash join: an array, sorted once (a radix sort), that the
- * source's keys, read in order, are merged with.
- */
-typedef struct StoredKeys
-{
-	uint64	   *values;			/* key ^ sign bit: unsigned order is signed order */
-	uint64		count;
-	uint64		capacity;
-	Size		limit;			/* bytes the array and the sort's copy may take */
-} StoredKeys;
-
-#define KEY_ORDER_FLIP (UINT64CONST(1) << 63)
-
-/* Adds a key; false when the array would outgrow its limit. */
-static bool
-stored_keys_add(StoredKeys *keys, int64 key)
-{
-	if (keys->count == keys->capacity)
-	{
-		uint64		capacity = Max(1024, keys->capacity * 2);
-
-		/* twice: the sort's copy */
-		if (capacity * sizeof(uint64) * 2 > keys->limit)
-			return false;
-		keys->values = keys->values == NULL ?
-			MemoryContextAllocExtended(CurrentMemoryContext, capacity * sizeof(uint64), MCXT_ALLOC_HUGE) :
-			repalloc_huge(keys->values, capacity * sizeof(uint64));
-		keys->capacity = capacity;
-	}
-	keys->values[keys->count++] = (uint64) key ^ KEY_ORDER_FLIP;
-	return true;
-}
-
-/* Least significant byte first; a byte that every key shares is skipped. */
-static void
-stored_keys_sort(StoredKeys *keys)
-{
-	uint64	   *from = keys->values;
-	uint64	   *to;
-
-	if (keys->count < 2)
-		return;
-	to = MemoryContextAllocExtended(CurrentMemoryContext, keys->count * sizeof(uint64), MCXT_ALLOC_HUGE);
-	for (int shift = 0; shift < 64; shift += 8)
-	{
-		uint64		place[256] = {0};
-		uint64		sum = 0;
-		uint64	   *swap;
-
-		for (uint64 i = 0; i < keys->count; i++)
-			place[(from[i] >> shift) & 0xFF]++;
-		if (place[(from[0] >> shift) & 0xFF] == keys->count)
-			continue;
-		for (int d = 0; d < 256; d++)
-		{
-			uint64		n = place[d];
-
-			place[d] = sum;
-			sum += n;
-		}
-		for (uint64 i = 0; i < keys->count; i++)
-			to[place[(from[i] >> shift) & 0xFF]++] = from[i];
-		swap = from;
-		from = to;
-		to = swap;
-		CHECK_FOR_INTERRUPTS();
-	}
-	if (from != keys->values)
-	{
-		memcpy(keys->values, from, keys->count * sizeof(uint64));
-		to = from;
-	}
-	pfree(to);
-}
-
-/*
  * The integer whose output text is exactly text[0 .. length), within
  * [min, max]: an optional '-', then "0" or digits without a leading zero
  * (not "-0").  Any other text is no integer's text, so no key::text
@@ -738,10 +732,11 @@ integer_key_range(Oid type, int64 *min, int64 *max)
 	}
 }
 
+/* A value of int2, int4 or int8 (base_type: a domain's base, looked up once) */
 static int64
-integer_datum(Oid type, Datum value)
+integer_datum(Oid base_type, Datum value)
 {
-	switch (getBaseType(type))
+	switch (base_type)
 	{
 		case INT2OID:
 			return DatumGetInt16(value);
@@ -752,15 +747,26 @@ integer_datum(Oid type, Datum value)
 	}
 }
 
+/* The slot of an integer key, NULL outside the source's range. */
+static uint32 *
+stored_slot(const StoredKeys *set, int64 key)
+{
+	uint64		offset = (uint64) key - (uint64) set->first;
+
+	return key >= set->first && offset < set->span ? &set->slots[offset] : NULL;
+}
+
 /*
- * Adds a stored key to the set (a text that is no integer's output in
- * [min, max] equals no key::text, and is left out); false when the set
- * would outgrow its limit.
+ * Marks a stored key (a text that is no integer's output in [min, max]
+ * equals no key::text, and is passed over), as the pivot of group pivot_of
+ * (else -1).
  */
-static bool
-add_stored_key(StoredKeys *set, const GroupTable *table, Oid column_type, Datum key, int64 min, int64 max)
+static void
+add_stored_key(StoredKeys *set, const GroupTable *table, Oid column_type, Datum key, int64 pivot_of,
+			   int64 min, int64 max)
 {
 	int64		value;
+	uint32	   *slot;
 
 	if (!table->by_text)
 		value = integer_datum(column_type, key);
@@ -772,54 +778,184 @@ add_stored_key(StoredKeys *set, const GroupTable *table, Oid column_type, Datum 
 		if ((Pointer) key_text != DatumGetPointer(key))
 			pfree(key_text);
 		if (!integer)
-			return true;
+			return;
 	}
-	return stored_keys_add(set, value);
+	slot = stored_slot(set, value);
+	if (slot == NULL)
+		return;
+	if (pivot_of > (int64) (PG_UINT32_MAX - STORED_PIVOT))
+	{
+		/* a group_id beyond a slot: the pivots come from a query */
+		set->pivots = false;
+		pivot_of = -1;
+	}
+	if (pivot_of >= 0 && (*slot < STORED_PIVOT || (uint32) pivot_of < *slot - STORED_PIVOT))
+		*slot = (uint32) pivot_of + STORED_PIVOT;
+	else if (*slot == 0)
+		*slot = STORED_KEY;
+}
+
+/*
+ * Whether a row read directly from the group table is its group's pivot:
+ * key = pivot, as the key's type compares them, or as texts, byte for byte
+ * (a deterministic collation's equality).
+ */
+static bool
+row_is_pivot(const GroupTable *table, Oid column_type, Datum key, Datum pivot)
+{
+	text	   *key_text,
+			   *pivot_text;
+	bool		equal;
+
+	if (!table->by_text)
+		return integer_datum(column_type, key) == integer_datum(column_type, pivot);
+	key_text = DatumGetTextPP(key);
+	pivot_text = DatumGetTextPP(pivot);
+	equal = VARSIZE_ANY_EXHDR(key_text) == VARSIZE_ANY_EXHDR(pivot_text) &&
+		memcmp(VARDATA_ANY(key_text), VARDATA_ANY(pivot_text), VARSIZE_ANY_EXHDR(key_text)) == 0;
+	if ((Pointer) key_text != DatumGetPointer(key))
+		pfree(key_text);
+	if ((Pointer) pivot_text != DatumGetPointer(pivot))
+		pfree(pivot_text);
+	return equal;
+}
+
+/*
+ * The source's smallest and largest keys (from the key's index), and
+ * whether the slots of that range fit in work_mem * hash_mem_multiplier
+ * (the executor's bound for the hash join that runs otherwise) and in the
+ * call's memory.
+ */
+static bool
+stored_keys_begin(NearDupeCall *call, StoredKeys *set)
+{
+	const char *key = quote_identifier(call->key_column);
+	bool		first_null,
+				last_null;
+	int64		last;
+
+	if (SPI_execute(psprintf("SELECT pg_catalog.min(s.%1$s)::pg_catalog.int8, pg_catalog.max(s.%1$s)::pg_catalog.int8 FROM ONLY %2$s s",
+							 key,
+							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+														get_rel_name(call->relation))),
+					true, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "reading the range of the source's keys failed");
+	set->first = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &first_null));
+	last = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &last_null));
+	SPI_freetuptable(SPI_tuptable);
+	if (first_null || last_null)
+		return false;
+	set->span = (uint64) last - (uint64) set->first + 1;
+	if (set->span == 0 || set->span > get_hash_memory_limit() / sizeof(uint32) ||
+		!minhash_near_dupe_fits(call, set->span * sizeof(uint32), 1))
+		return false;
+	set->slots = MemoryContextAllocExtended(call->context, set->span * sizeof(uint32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	set->pivots = true;
+	set->largest_group_id = 0;
+	return true;
+}
+
+/*
+ * The new keys as the empty slots, where they are few (a serial key, a
+ * production appended at its end): a fourth of the stored keys at most, so
+ * that their read costs about what reading the source's keys would.  An
+ * empty slot whose key the source lacks (a deleted row) is read as no row.
+ * The source's keys are not read, but for a NULL key, refused as by the
+ * read of each key (the index finds it).
+ */
+static bool
+empty_slots_are_new_keys(NearDupeCall *call, const StoredKeys *set, Oid key_base, Datum **keys, uint64 *count)
+{
+	uint64		empty = 0;
+	bool		isnull;
+
+	for (uint64 i = 0; i < set->span; i++)
+		if (set->slots[i] == 0)
+			empty++;
+	if (empty > Max((set->span - empty) / 4, 1024))
+		return false;
+	if (SPI_execute(psprintf("SELECT EXISTS (SELECT FROM ONLY %s s WHERE s.%s IS NULL)",
+							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+														get_rel_name(call->relation)),
+							 quote_identifier(call->key_column)),
+					true, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "looking for a null key failed");
+	if (DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+		minhash_near_dupe_report_null_key(call);
+	SPI_freetuptable(SPI_tuptable);
+	need_room(call, sizeof(Datum) * Max(empty, 1), "reading the new keys");
+	*keys = MemoryContextAllocExtended(call->context, sizeof(Datum) * Max(empty, 1), MCXT_ALLOC_HUGE);
+	*count = 0;
+	for (uint64 i = 0; i < set->span; i++)
+	{
+		int64		key = (int64) ((uint64) set->first + i);
+
+		if (set->slots[i] != 0)
+			continue;
+		(*keys)[(*count)++] = key_base == INT2OID ? Int16GetDatum((int16) key) :
+			key_base == INT4OID ? Int32GetDatum((int32) key) : Int64GetDatum(key);
+	}
+	return true;
 }
 
 /*
  * The new keys of an integer key column, without the executor's hash join:
- * the stored keys (of the key's type, or texts that are an integer's
- * output) read into an array and sorted, then the source's keys read in
- * order (an index-only scan, where the key's index makes it cheapest) and
- * merged with them.  The group table is scanned directly where the caller
- * may read it whole (a plain table, no row-level security), else read
- * through SPI, as the source is (so that row-level security applies as to
- * the read).  NULL, having read nothing of the source, for a Citus table
- * (the anti-join runs on its shards), when the group table's keys compare
- * under a nondeterministic collation, or when the array and the sort's
- * copy would take more than work_mem * hash_mem_multiplier (the executor's
- * bound for the hash join, which then runs instead).  Run while SPI is
- * connected.
+ * the stored keys marked in their slots (StoredKeys), then the source's
+ * keys read (an index-only scan) and those with an empty slot kept.  The
+ * group table is scanned directly where the caller may read it whole (a
+ * plain table, no row-level security), else read through SPI, as the
+ * source is (so that row-level security applies as to the read); either
+ * way the slots tell its pivots apart, and it is read no more.  NULL,
+ * having read nothing of the source but the ends of its index, for a Citus
+ * table (the anti-join runs on its shards), when the group table's keys
+ * compare under a nondeterministic collation, or when the slots do not fit
+ * (stored_keys_begin).  Run while SPI is connected.
  */
 static Datum *
-new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
+new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 {
-	StoredKeys	set = {0};
-	uint64		next = 0;
-	uint64		previous = 0;
+	StoredKeys *set;
 	int64		min,
 				max;
 	Oid			column_type;
 	int32		column_typmod;
 	Oid			collation;
+	Oid			group_id_type;
+	Oid			key_base = getBaseType(call->key_type);
+	bool		pivots_compare;
 	Portal		portal;
 	Datum	   *keys = NULL;
 	uint64		capacity = 0;
-	bool		fits = true;
-	MemoryContext work;
-	MemoryContext old;
 
 	/* Citus joins the group table with the shards where they are */
 	if (!integer_key_range(call->key_type, &min, &max) || !call->filter_generic)
 		return NULL;
 	get_atttypetypmodcoll(table->relation, get_attnum(table->relation, "key"), &column_type, &column_typmod, &collation);
+	column_type = getBaseType(column_type);
 	if (table->by_text && OidIsValid(collation) && !get_collation_isdeterministic(collation))
 		return NULL;
+	group_id_type = get_atttype(table->relation, get_attnum(table->relation, "group_id"));
+	/* key = pivot as texts under the key's collation, else (a conflict) as a query says */
+	if (table->by_text)
+	{
+		Oid			pivot_type;
+		int32		pivot_typmod;
+		Oid			pivot_collation;
 
-	work = AllocSetContextCreate(CurrentMemoryContext, "near_dupe_groups_append stored keys", ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(work);
-	set.limit = get_hash_memory_limit();
+		get_atttypetypmodcoll(table->relation, get_attnum(table->relation, "pivot"), &pivot_type, &pivot_typmod,
+							  &pivot_collation);
+		pivots_compare = pivot_collation == collation;
+	}
+	else
+		pivots_compare = true;
+
+	set = MemoryContextAllocZero(call->context, sizeof(StoredKeys));
+	if (!stored_keys_begin(call, set))
+	{
+		pfree(set);
+		return NULL;
+	}
+	set->pivots = pivots_compare;
 	if (get_rel_relkind(table->relation) == RELKIND_RELATION && !has_subclass(table->relation) &&
 		pg_class_aclcheck(table->relation, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
 		check_enable_rls(table->relation, InvalidOid, false) != RLS_ENABLED &&
@@ -828,17 +964,30 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
 		/* a plain table the caller may read whole: scanned without SPI's copy of each row */
 		Relation	relation = table_open(table->relation, AccessShareLock);
 		AttrNumber	key_attnum = get_attnum(table->relation, "key");
+		AttrNumber	pivot_attnum = get_attnum(table->relation, "pivot");
+		AttrNumber	group_id_attnum = get_attnum(table->relation, "group_id");
 		TupleTableSlot *slot = table_slot_create(relation, NULL);
 		TableScanDesc scan = table_beginscan(relation, GetActiveSnapshot(), 0, NULL);
 		uint64		seen = 0;
 
-		while (fits && table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
-			bool		isnull;
-			Datum		key = slot_getattr(slot, key_attnum, &isnull);
+			bool		key_null,
+						pivot_null,
+						group_null;
+			Datum		key = slot_getattr(slot, key_attnum, &key_null);
+			Datum		pivot = slot_getattr(slot, pivot_attnum, &pivot_null);
+			Datum		group_id = slot_getattr(slot, group_id_attnum, &group_null);
+			int64		pivot_of = -1;
 
-			if (!isnull)
-				fits = add_stored_key(&set, table, column_type, key, min, max);
+			if (!group_null)
+			{
+				set->largest_group_id = Max(set->largest_group_id, integer_datum(group_id_type, group_id));
+				if (pivots_compare && !key_null && !pivot_null && row_is_pivot(table, column_type, key, pivot))
+					pivot_of = integer_datum(group_id_type, group_id);
+			}
+			if (!key_null)
+				add_stored_key(set, table, column_type, key, pivot_of, min, max);
 			if ((++seen & 0x3FF) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
@@ -848,38 +997,49 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
 	}
 	else
 	{
-		portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT g.key FROM %s g", table->name), 0, NULL, NULL, NULL,
-										   true, CURSOR_OPT_NO_SCROLL);
-		while (fits)
+		portal = SPI_cursor_open_with_args(NULL,
+										   psprintf("SELECT g.key, g.group_id::pg_catalog.int8, %s FROM %s g",
+													pivots_compare ?
+													psprintf("%s %s %s", compared(table, "g.key"), table->equal,
+															 compared(table, "g.pivot")) :
+													"NULL::pg_catalog.bool",
+													table->name),
+										   0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+		for (;;)
 		{
 			SPI_cursor_fetch(portal, true, 10000);
 			if (SPI_processed == 0)
 				break;
-			for (uint64 i = 0; i < SPI_processed && fits; i++)
+			for (uint64 i = 0; i < SPI_processed; i++)
 			{
-				bool		isnull;
-				Datum		key = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+				bool		key_null,
+							group_null,
+							pivot_null;
+				Datum		key = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &key_null);
+				Datum		group_id = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &group_null);
+				Datum		is_pivot = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 3, &pivot_null);
+				int64		pivot_of = -1;
 
-				if (!isnull)
-					fits = add_stored_key(&set, table, column_type, key, min, max);
+				if (!group_null)
+				{
+					set->largest_group_id = Max(set->largest_group_id, DatumGetInt64(group_id));
+					if (!pivot_null && DatumGetBool(is_pivot))
+						pivot_of = DatumGetInt64(group_id);
+				}
+				if (!key_null)
+					add_stored_key(set, table, column_type, key, pivot_of, min, max);
 			}
 			SPI_freetuptable(SPI_tuptable);
 			CHECK_FOR_INTERRUPTS();
 		}
 		SPI_cursor_close(portal);
 	}
-	MemoryContextSwitchTo(old);
-	if (!fits)
-	{
-		MemoryContextDelete(work);
-		return NULL;
-	}
 
 	*count = 0;
-	old = MemoryContextSwitchTo(work);
-	stored_keys_sort(&set);
-	MemoryContextSwitchTo(old);
-	/* in key order (the index's, where there is one), merged with the stored keys */
+	table->stored = set;
+	if (empty_slots_are_new_keys(call, set, key_base, &keys, count))
+		return keys;
+	/* in key order, the index's: an index-only scan, not a scan of the table */
 	portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT s.%1$s FROM ONLY %2$s s ORDER BY s.%1$s",
 													  quote_identifier(call->key_column),
 													  quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
@@ -894,17 +1054,14 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
 		{
 			bool		isnull;
 			Datum		key = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
-			uint64		value;
+			const uint32 *slot;
 
 			if (isnull)
 				minhash_near_dupe_report_null_key(call);
-			value = (uint64) integer_datum(call->key_type, key) ^ KEY_ORDER_FLIP;
-			if (value < previous)
-				elog(ERROR, "the source's keys did not come in order");
-			previous = value;
-			while (next < set.count && set.values[next] < value)
-				next++;
-			if (next < set.count && set.values[next] == value)
+			slot = stored_slot(set, integer_datum(key_base, key));
+			if (slot == NULL)
+				elog(ERROR, "a key of the source lies outside the range of its keys");
+			if (*slot != 0)
 				continue;
 			if (*count == capacity)
 			{
@@ -919,7 +1076,6 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
-	MemoryContextDelete(work);
 	if (keys == NULL)
 		keys = MemoryContextAlloc(call->context, sizeof(Datum));
 	return keys;
@@ -935,7 +1091,7 @@ new_integer_keys(NearDupeCall *call, const GroupTable *table, uint64 *count)
  * a distributed query with a parameter so.  Run while SPI is connected.
  */
 static void
-choose_new_rows(NearDupeCall *call, const GroupTable *table)
+choose_new_rows(NearDupeCall *call, GroupTable *table)
 {
 	const char *key = psprintf("s.%s", quote_identifier(call->key_column));
 	char	   *not_stored = psprintf("NOT EXISTS (SELECT FROM %s g WHERE %s %s %s)", table->name,
@@ -954,7 +1110,7 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 	MemoryContextSwitchTo(old);
 	if (!OidIsValid(array_type) || !key_index_exists(call))
 		return;
-	/* off Citus: a generic plan for the read, and the merge of the keys */
+	/* off Citus: a generic plan for the read, and the slots of the keys */
 	call->filter_generic = !relation_is_known_to_citus(call->relation);
 	keys = new_integer_keys(call, table, &count);
 	if (keys == NULL)
@@ -988,6 +1144,58 @@ choose_new_rows(NearDupeCall *call, const GroupTable *table)
 	pfree(keys);
 	if (from_spi)
 		SPI_freetuptable(SPI_tuptable);
+}
+
+/* --- the new groups ------------------------------------------------------ */
+
+/*
+ * The batch rule's walk over the new rows that join no stored group (rest,
+ * ranks rest_rank[0 .. rest_count) in the probe), with the probe's band
+ * keys: pivots[] and resemblance[] as minhash_near_dupe_walk fills them for
+ * rest.  False, having placed nothing, without a probe, when it has no
+ * layout (every row a candidate) or no room left for its bucket lists:
+ * then minhash_near_dupe_walk groups them, within the call's memory.
+ */
+static bool
+walk_with_probe(NearDupeCall *call, MhBandProbe *probe, uint32 full_count, const int64 *join_group,
+				const uint32 *rest_rank, uint32 rest_count, uint32 *pivots, double *resemblance)
+{
+	uint32	   *probe_pivots;
+	double	   *probe_resemblance;
+	uint32	   *rest_of;
+	MhStatus	status;
+
+	if (probe == NULL)
+		return false;
+	probe_pivots = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) full_count);
+	probe_resemblance = minhash_near_dupe_alloc(call, sizeof(double) * (Size) full_count);
+	/* a row that joins a stored group is placed already */
+	for (uint32 i = 0; i < full_count; i++)
+		probe_pivots[i] = join_group[i] >= 0 ? i : PG_UINT32_MAX;
+	status = mh_band_probe_walk(probe, minhash_cancel_pending, NULL, probe_pivots, probe_resemblance);
+	if (status == MH_ERR_BANDS_RANGE || status == MH_ERR_TOO_LARGE)
+	{
+		pfree(probe_pivots);
+		pfree(probe_resemblance);
+		return false;
+	}
+	if (status == MH_ERR_INTERRUPTED)
+		minhash_end_interrupted();
+	if (status != MH_OK)
+		minhash_report_core_failure(status, "group the rows to append");
+	/* from the probe's rows (ranks) to rest's */
+	rest_of = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) full_count);
+	for (uint32 r = 0; r < rest_count; r++)
+		rest_of[rest_rank[r]] = r;
+	for (uint32 r = 0; r < rest_count; r++)
+	{
+		pivots[r] = rest_of[probe_pivots[rest_rank[r]]];
+		resemblance[r] = probe_resemblance[rest_rank[r]];
+	}
+	pfree(rest_of);
+	pfree(probe_pivots);
+	pfree(probe_resemblance);
+	return true;
 }
 
 /* --- the result ---------------------------------------------------------- */
@@ -1027,7 +1235,8 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 				rest_count = 0,
 				recall_bands = 0,
 				recall_rows = 0;
-	uint32	   *rest;
+	uint32	   *rest,
+			   *rest_rank;
 	uint32	   *pivots;
 	double	   *resemblance;
 	int64	   *join_group,
@@ -1040,7 +1249,10 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 	char	   *schema = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
 	TupleDesc	desc;
 	Tuplestorestate *store;
-	ProbeHolder *holder;
+	ProbeHolder *holder = NULL;
+	const uint32 **signatures = NULL;
+	uint8	   *empty = NULL;
+	uint64		probe_memory = 0;
 
 	store = minhash_materialize_result(fcinfo, &desc);
 	if (PG_ARGISNULL(0))
@@ -1081,8 +1293,6 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 	next_id = largest_group_id(&table) + 1;
 	if (full_count > 0)
 	{
-		const uint32 **signatures;
-		uint8	   *empty;
 		uint64		memory;
 		MhStatus	status;
 
@@ -1106,15 +1316,9 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 		if (status != MH_OK)
 			minhash_report_core_failure(status, "hold the rows to append");
 		call.outside += memory;
+		probe_memory = memory;
 
 		stream_stored_rows(&call, holder->probe, by_key, call.signed_count, &kept);
-
-		/* the probe is done with: give its memory back before the walk */
-		call.outside -= memory;
-		mh_band_probe_free(holder->probe);
-		holder->probe = NULL;
-		pfree(signatures);
-		pfree(empty);
 	}
 	group_of = minhash_near_dupe_alloc(&call, sizeof(int64) * (Size) Max(kept.old_count, 1));
 	pivot_text = minhash_near_dupe_alloc(&call, sizeof(Datum) * (Size) Max(kept.old_count, 1));
@@ -1140,14 +1344,29 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 
 	/* the others, grouped among themselves by the batch rule */
 	rest = minhash_near_dupe_alloc(&call, sizeof(uint32) * (Size) Max(full_count, 1));
+	rest_rank = minhash_near_dupe_alloc(&call, sizeof(uint32) * (Size) Max(full_count, 1));
 	for (uint32 i = 0; i < full_count; i++)
 		if (join_group[i] < 0)
+		{
+			rest_rank[rest_count] = i;
 			rest[rest_count++] = ranked[i];
+		}
 	pivots = minhash_near_dupe_alloc(&call, sizeof(uint32) * (Size) Max(rest_count, 1));
 	resemblance = minhash_near_dupe_alloc(&call, sizeof(double) * (Size) Max(rest_count, 1));
-	if (rest_count > 0)
+	if (rest_count > 0 &&
+		!walk_with_probe(&call, holder != NULL ? holder->probe : NULL, full_count, join_group, rest_rank,
+						 rest_count, pivots, resemblance))
 		minhash_near_dupe_walk(&call, rest, rest_count, recall_bands, recall_rows, pivots,
 							   resemblance);
+	if (holder != NULL)
+	{
+		/* the probe is done with */
+		call.outside -= probe_memory;
+		mh_band_probe_free(holder->probe);
+		holder->probe = NULL;
+		pfree(signatures);
+		pfree(empty);
+	}
 
 	/* the rows joining stored groups, in rank order */
 	for (uint32 i = 0; i < full_count; i++)

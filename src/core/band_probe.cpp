@@ -166,6 +166,16 @@ void build(MhBandProbe &probe, Poller &poller)
 	poller.tick(held);
 }
 
+// A new probe: compared[] marks this one's rows apart from earlier ones'.
+void next_probe(MhBandProbe &probe)
+{
+	if (++probe.probes == UINT32_MAX)
+	{
+		std::fill(probe.compared.begin(), probe.compared.end(), UINT32_MAX);
+		probe.probes = 0;
+	}
+}
+
 // Row `row` compared with the probing values, once per probe.
 void compare(MhBandProbe &probe, const uint32_t *values, uint32_t row, uint32_t *rows,
              uint32_t *agreeing, uint32_t *found)
@@ -186,11 +196,7 @@ void find(MhBandProbe &probe, const uint32_t *values, uint32_t *rows, uint32_t *
           uint32_t *found)
 {
 	*found = 0;
-	if (++probe.probes == UINT32_MAX)
-	{
-		std::fill(probe.compared.begin(), probe.compared.end(), UINT32_MAX);
-		probe.probes = 0;
-	}
+	next_probe(probe);
 	if (probe.bands == 0)
 	{
 		for (uint32_t row = 0; row < probe.count; row++)
@@ -219,6 +225,99 @@ void find(MhBandProbe &probe, const uint32_t *values, uint32_t *rows, uint32_t *
 			if (probe.keyed[k].first < key) continue;
 			if (probe.keyed[k].first > key) break;
 			compare(probe, values, probe.keyed[k].second, rows, agreeing, found);
+		}
+	}
+}
+
+// grouping.cpp's walk over the held rows whose pivots[] is kNone on entry,
+// with the candidates the probe's keys give: each such row not yet taken,
+// in row order, becomes a pivot and takes every such row not yet taken that
+// shares one of its band keys and resembles it at the threshold.  The
+// layout and the keys are the grouping's, so the groups are those
+// mh_group_greedy (bands 0) or mh_group_greedy_banded makes of these rows
+// alone.  The runs of two or more equal keys are the buckets, listed once
+// from the sorted keys (no second sort), each with the rows in it; a row in
+// none is a group of one at once.  As in grouping.cpp, a taken row leaves a
+// bucket for good, so that a crowded bucket is read in full once.
+void walk(MhBandProbe &probe, uint32_t *pivots, double *resemblance, Poller &poller)
+{
+	constexpr uint32_t kNone = UINT32_MAX;
+	const size_t held = probe.keyed.size();
+	const auto *keyed = probe.keyed.data();
+	// first[row] .. first[row + 1]: where row's buckets are listed in in_bucket
+	minhash::BudgetVector<uint32_t> first(probe.count + 1, 0, minhash::BudgetAllocator<uint32_t>(probe.budget));
+	size_t listed = 0, memberships = 0;
+	for (size_t start = 0, end; start < held; start = end)
+	{
+		for (end = start + 1; end < held && keyed[end].first == keyed[start].first; end++) {}
+		if (end - start < 2) continue;
+		listed += 1 + (end - start);
+		memberships += end - start;
+		for (size_t k = start; k < end; k++) first[keyed[k].second + 1]++;
+		poller.tick(end - start);
+	}
+	if (listed >= UINT32_MAX) throw minhash::OverBudget{listed * 8};
+	for (uint32_t row = 0; row < probe.count; row++) first[row + 1] += first[row];
+	// buckets: each a length, then its rows; in_bucket: each row's buckets
+	minhash::BudgetVector<uint32_t> buckets(listed, 0, minhash::BudgetAllocator<uint32_t>(probe.budget));
+	minhash::BudgetVector<uint32_t> in_bucket(memberships, 0, minhash::BudgetAllocator<uint32_t>(probe.budget));
+	{
+		minhash::BudgetVector<uint32_t> next(first.begin(), first.end() - 1,
+		                                     minhash::BudgetAllocator<uint32_t>(probe.budget));
+		size_t head = 0;
+		for (size_t start = 0, end; start < held; start = end)
+		{
+			for (end = start + 1; end < held && keyed[end].first == keyed[start].first; end++) {}
+			if (end - start < 2) continue;
+			buckets[head] = static_cast<uint32_t>(end - start);
+			for (size_t k = start; k < end; k++)
+			{
+				buckets[head + 1 + (k - start)] = keyed[k].second;
+				in_bucket[next[keyed[k].second]++] = static_cast<uint32_t>(head);
+			}
+			head += 1 + (end - start);
+			poller.tick(end - start);
+		}
+	}
+
+	for (uint32_t pivot = 0; pivot < probe.count; pivot++)
+	{
+		poller.tick();
+		if (pivots[pivot] != kNone) continue;
+		pivots[pivot] = pivot;
+		// an empty set resembles nothing, itself included (it is in no bucket)
+		resemblance[pivot] = probe.empty[pivot] != 0 ? 0.0 : 1.0;
+		if (first[pivot] == first[pivot + 1]) continue;
+		next_probe(probe);
+		const uint32_t *values = probe.signatures[pivot];
+		for (uint32_t b = first[pivot]; b < first[pivot + 1]; b++)
+		{
+			uint32_t *bucket = buckets.data() + in_bucket[b];
+			uint32_t length = bucket[0];
+			for (uint32_t k = 0; k < length;)
+			{
+				poller.tick();
+				const uint32_t row = bucket[1 + k];
+				if (pivots[row] != kNone)
+				{
+					// taken (or the pivot itself): out of the bucket for good
+					bucket[1 + k] = bucket[length];
+					length--;
+					continue;
+				}
+				k++;
+				if (probe.compared[row] == probe.probes) continue;
+				probe.compared[row] = probe.probes;
+				const uint32_t a = mh_agreeing_positions(values, probe.signatures[row], probe.num_perm);
+				// mh_resemblance's arithmetic, as the grouping compares
+				const double r = static_cast<double>(a) / probe.num_perm;
+				if (r >= probe.threshold)
+				{
+					pivots[row] = pivot;
+					resemblance[row] = r;
+				}
+			}
+			bucket[0] = length;
 		}
 	}
 }
@@ -292,6 +391,25 @@ MhStatus mh_band_probe_find(MhBandProbe *probe, const uint32_t *values, uint32_t
 {
 	find(*probe, values, rows, agreeing, found);
 	return MH_OK;
+}
+
+MhStatus mh_band_probe_walk(MhBandProbe *probe, MhInterruptPoll poll, void *poll_arg,
+                            uint32_t *pivots, double *resemblance) noexcept
+{
+	return minhash::guarded([&]() -> MhStatus {
+		MH_INJECTION_POINT("mh_band_probe_walk");
+		if (probe->bands == 0) return MH_ERR_BANDS_RANGE;
+		Poller poller(poll, poll_arg);
+		try
+		{
+			walk(*probe, pivots, resemblance, poller);
+		}
+		catch (const minhash::OverBudget &)
+		{
+			return MH_ERR_TOO_LARGE;
+		}
+		return MH_OK;
+	});
 }
 
 uint64_t mh_band_probe_bytes(const MhBandProbe *probe) noexcept

@@ -43,6 +43,7 @@ constexpr Boundary kBoundaries[] = {
     {"mh_group_greedy_banded", nullptr},
     {"mh_near_pairs", nullptr},
     {"mh_band_probe_build", nullptr},
+    {"mh_band_probe_walk", nullptr},
     {"mh_lsh_params", nullptr},
     {"mh_recall_layout", nullptr},
     {"mh_band_probe_find", "XXH3 and comparisons over the probe's arrays, no allocation"},

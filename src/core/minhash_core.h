@@ -503,6 +503,22 @@ MhStatus	mh_band_probe_build(const uint32_t *const *signatures, const uint8_t *e
 MhStatus	mh_band_probe_find(MhBandProbe *probe, const uint32_t *values, uint32_t *rows,
 							   uint32_t *agreeing, uint32_t *found) MH_NOEXCEPT;
 
+/*
+ * The greedy walk of mh_group_greedy over the held rows whose pivots[i] is
+ * UINT32_MAX on entry (the others are left as they are, and out of every
+ * group): for each, its pivot's row number into pivots[] and its
+ * resemblance to it into resemblance[] (room for count each).  The groups
+ * are those mh_group_greedy (bands 0 at the build) or
+ * mh_group_greedy_banded (the build's layout) makes of these rows alone,
+ * found with the probe's band keys.  Its bucket lists (at most about 4
+ * bytes a held row and band) are charged to the probe's grant.  Having
+ * placed nothing: MH_ERR_BANDS_RANGE when the probe has no layout (every
+ * held row a candidate), MH_ERR_TOO_LARGE when the lists pass the grant.
+ * MH_ERR_INTERRUPTED when poll asks.  The probe may still be probed after.
+ */
+MhStatus	mh_band_probe_walk(MhBandProbe *probe, MhInterruptPoll poll, void *poll_arg,
+							   uint32_t *pivots, double *resemblance) MH_NOEXCEPT;
+
 /* What the probe holds, in bytes. */
 uint64_t	mh_band_probe_bytes(const MhBandProbe *probe) MH_NOEXCEPT;
 

@@ -4651,6 +4651,53 @@ void test_band_probe()
 						CHECK(std::includes(want.begin(), want.end(), got.begin(), got.end()),
 						      context + ": only rows at the threshold");
 				}
+				// The walk over the rows not placed already (every third
+				// placed) gives mh_group_greedy(_banded)'s groups of them alone.
+				MhPigeonholeLayout exact_layout;
+				if (bands != 0 || mh_pigeonhole_layout(threshold, num_perm, 0, &exact_layout) != MH_ERR_BANDS_RANGE)
+				{
+					std::vector<uint32_t> walked(count, UINT32_MAX), alone;
+					std::vector<double> walked_resemblance(count, -1.0);
+					for (uint32_t i = 0; i < count; i++)
+						if (i % 3 == 0)
+							walked[i] = i;
+						else
+							alone.push_back(i);
+					CHECK_EQ(mh_band_probe_walk(probe, nullptr, nullptr, walked.data(),
+					                            walked_resemblance.data()),
+					         MH_OK, context + ": walked");
+					std::vector<const uint32_t *> alone_rows;
+					std::vector<uint8_t> alone_empty;
+					for (uint32_t i : alone)
+					{
+						alone_rows.push_back(rows[i]);
+						alone_empty.push_back(empty[i]);
+					}
+					const auto n = static_cast<uint32_t>(alone.size());
+					std::vector<uint32_t> want_pivots(n);
+					std::vector<double> want_resemblance(n);
+					uint64_t group_memory = 0;
+					const MhStatus grouped =
+					    approximate ? mh_group_greedy_banded(alone_rows.data(), alone_empty.data(), n,
+					                                         num_perm, threshold, bands, band_rows,
+					                                         UINT64_MAX, nullptr, nullptr,
+					                                         want_pivots.data(), want_resemblance.data(),
+					                                         &group_memory)
+					                : mh_group_greedy(alone_rows.data(), alone_empty.data(), n, num_perm,
+					                                  threshold, UINT64_MAX, nullptr, nullptr,
+					                                  want_pivots.data(), want_resemblance.data(),
+					                                  &group_memory);
+					CHECK_EQ(grouped, MH_OK, context + ": grouped alone");
+					bool same = true;
+					for (uint32_t k = 0; k < n; k++)
+						same = same && walked[alone[k]] == alone[want_pivots[k]] &&
+						       walked_resemblance[alone[k]] == want_resemblance[k];
+					for (uint32_t i = 0; i < count; i += 3) same = same && walked[i] == i;
+					CHECK(same, context + ": the walk's groups are the grouping's of the rows alone");
+				}
+				else
+					CHECK_EQ(mh_band_probe_walk(probe, nullptr, nullptr, nullptr, nullptr),
+					         MH_ERR_BANDS_RANGE, context + ": no layout, no walk");
 				mh_band_probe_free(probe);
 				if (approximate || memory < 2) continue;
 				CHECK_EQ(mh_band_probe_build(rows.data(), empty.data(), count, num_perm, threshold,

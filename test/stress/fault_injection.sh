@@ -137,10 +137,14 @@ fault_pg_ctl -l "$FAULT_LOG" -w -t 60 start >/dev/null || { cat "$FAULT_LOG" >&2
 
 psql_run -q -At <<'SQL' >/dev/null
 CREATE EXTENSION minhash;
--- Rows to group: three memos, each many times over with one word changed.
+-- Rows to group: three memos, each many times over with one word changed;
+-- then two letters, so that some appended rows join no stored group.
 CREATE TABLE fault_docs AS
 SELECT i AS id, minhash('memo ' || (i % 3) || ' about the party on friday in the hall, copy ' || i) AS sig
-  FROM generate_series(1, 60) i;
+  FROM generate_series(1, 60) i
+UNION ALL
+SELECT i, minhash('letter ' || (i % 2) || ' on the budget for the spring term, draft ' || i)
+  FROM generate_series(61, 70) i;
 -- A stored grouping of half of them, for near_dupe_groups_append.
 CREATE TABLE fault_groups AS
 SELECT * FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5) WHERE key::int <= 30;
@@ -206,6 +210,7 @@ declare -A REACH=(
     [mh_group_greedy_banded]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups('fault_docs', 'id', 'sig', 0.5, NULL::text, recall => 0.99) g)"
     [mh_near_pairs]="(SELECT string_agg(p::text, ';') FROM near_dupe_pairs('fault_docs', 'id', 'sig', 0.5) p)"
     [mh_band_probe_build]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups_append('fault_groups', 'fault_docs', 'id', 'sig', 0.5) g)"
+    [mh_band_probe_walk]="(SELECT string_agg(g::text, ';') FROM near_dupe_groups_append('fault_groups', 'fault_docs', 'id', 'sig', 0.5) g)"
 )
 LONG_DOC="minhash(repeat('lorem ipsum dolor sit amet ', 100000))::text"   # 2.7 MB: 3 pieces
 for p in "${injected[@]}"; do [[ -n "${REACH[$p]:-}" ]] || fail "no statement reaches injection point $p"; done
@@ -216,7 +221,7 @@ for p in "${injected[@]}"; do
     if [[ "$p" == mh_builder_size ]]; then oom=XX000; else oom=53200; fi
     CASES+=("$p bad_alloc 1 false $oom" "$p runtime_error 1 false XX000" "$p int 1 false XX000")
 done
-for p in mh_exact_resemblance mh_chunk_match mh_group_greedy mh_group_greedy_banded mh_near_pairs mh_sort_distinct mh_lsh_params; do
+for p in mh_exact_resemblance mh_chunk_match mh_group_greedy mh_group_greedy_banded mh_near_pairs mh_sort_distinct mh_lsh_params mh_band_probe_walk; do
     CASES+=("$p interrupt 1 false XX000")
 done
 CASES+=("mh_builder_feed_text bad_alloc 2 false 53200")
