@@ -69,6 +69,7 @@ extern struct Tuplestorestate *minhash_materialize_result(FunctionCallInfo fcinf
 extern const char *minhash_text_utf8(text *doc, size_t *length);
 extern void minhash_sort_int32(int32 *values, size_t count);
 extern uint64 minhash_tid_number(ItemPointer tid);
+extern bool minhash_same_varlena(Datum a, bool a_isnull, Datum b, bool b_isnull);
 
 /* how many characters of a user's input a message quotes */
 #define MINHASH_ECHO_CHARS 40

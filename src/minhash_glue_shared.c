@@ -2,14 +2,17 @@
  * minhash_glue_shared.c
  *	  What the glue of the engine's long computations (explaining a match,
  *	  grouping, sorting shingle hashes, choosing LSH parameters) shares: the
- *	  interrupt poll, and a set-returning function's result.
+ *	  interrupt poll, and a set-returning function's result; and a
+ *	  comparison of two values byte for byte.
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/proc.h"
+#include "utils/datum.h"
 #include "utils/tuplestore.h"
 
 #include "minhash.h"
@@ -158,4 +161,35 @@ minhash_echo_prefix(const char *input)
 	if (cut >= length)
 		return input;
 	return psprintf("%.*s...", cut, input);
+}
+
+/*
+ * Two values of a column of a variable-length type, or nulls, hold the same
+ * bytes (for text, equal under a deterministic collation).  An UPDATE that
+ * does not assign a column keeps its value as it was stored, toast pointer
+ * and all, which the first test finds; other values are compared whole
+ * (their lengths first, without fetching them).
+ */
+bool
+minhash_same_varlena(Datum a, bool a_isnull, Datum b, bool b_isnull)
+{
+	struct varlena *a_value;
+	struct varlena *b_value;
+	bool		same;
+
+	if (a_isnull || b_isnull)
+		return a_isnull && b_isnull;
+	if (datumIsEqual(a, b, false, -1))
+		return true;
+	if (toast_raw_datum_size(a) != toast_raw_datum_size(b))
+		return false;
+	a_value = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(a));
+	b_value = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(b));
+	same = VARSIZE_ANY_EXHDR(a_value) == VARSIZE_ANY_EXHDR(b_value) &&
+		memcmp(VARDATA_ANY(a_value), VARDATA_ANY(b_value), VARSIZE_ANY_EXHDR(a_value)) == 0;
+	if ((Pointer) a_value != DatumGetPointer(a))
+		pfree(a_value);
+	if ((Pointer) b_value != DatumGetPointer(b))
+		pfree(b_value);
+	return same;
 }

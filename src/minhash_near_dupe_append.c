@@ -803,21 +803,9 @@ add_stored_key(StoredKeys *set, const GroupTable *table, Oid column_type, Datum 
 static bool
 row_is_pivot(const GroupTable *table, Oid column_type, Datum key, Datum pivot)
 {
-	text	   *key_text,
-			   *pivot_text;
-	bool		equal;
-
 	if (!table->by_text)
 		return integer_datum(column_type, key) == integer_datum(column_type, pivot);
-	key_text = DatumGetTextPP(key);
-	pivot_text = DatumGetTextPP(pivot);
-	equal = VARSIZE_ANY_EXHDR(key_text) == VARSIZE_ANY_EXHDR(pivot_text) &&
-		memcmp(VARDATA_ANY(key_text), VARDATA_ANY(pivot_text), VARSIZE_ANY_EXHDR(key_text)) == 0;
-	if ((Pointer) key_text != DatumGetPointer(key))
-		pfree(key_text);
-	if ((Pointer) pivot_text != DatumGetPointer(pivot))
-		pfree(pivot_text);
-	return equal;
+	return minhash_same_varlena(key, false, pivot, false);
 }
 
 /*

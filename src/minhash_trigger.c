@@ -1165,36 +1165,6 @@ check_signs_last(TriggerData *trigdata, const FlagTrigger *flag_trigger, Oid fun
 }
 
 /*
- * Two values of a column of a variable-length type, or nulls, hold the same
- * bytes.  An UPDATE that does not assign a column keeps its value as it was
- * stored, toast pointer and all, which the first test finds; other values
- * are compared whole (their lengths first, without fetching them).
- */
-static bool
-same_varlena(Datum a, bool a_isnull, Datum b, bool b_isnull)
-{
-	struct varlena *a_value;
-	struct varlena *b_value;
-	bool		same;
-
-	if (a_isnull || b_isnull)
-		return a_isnull && b_isnull;
-	if (datumIsEqual(a, b, false, -1))
-		return true;
-	if (toast_raw_datum_size(a) != toast_raw_datum_size(b))
-		return false;
-	a_value = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(a));
-	b_value = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(b));
-	same = VARSIZE_ANY_EXHDR(a_value) == VARSIZE_ANY_EXHDR(b_value) &&
-		memcmp(VARDATA_ANY(a_value), VARDATA_ANY(b_value), VARSIZE_ANY_EXHDR(a_value)) == 0;
-	if ((Pointer) a_value != DatumGetPointer(a))
-		pfree(a_value);
-	if ((Pointer) b_value != DatumGetPointer(b))
-		pfree(b_value);
-	return same;
-}
-
-/*
  * The signing trigger's first step: the new row with its signature filled
  * from its document when the statement did not set it, so that a row with a
  * document always has a signature.
@@ -1232,8 +1202,8 @@ sign_row(TriggerData *trigdata, FlagTrigger *flag_trigger, HeapTuple tuple)
 		bool		old_sig_isnull;
 		Datum		old_sig = heap_getattr(old, config->sig_attnum, desc, &old_sig_isnull);
 
-		sign = same_varlena(sig, sig_isnull, old_sig, old_sig_isnull) &&
-			!same_varlena(doc, doc_isnull, old_doc, old_doc_isnull);
+		sign = minhash_same_varlena(sig, sig_isnull, old_sig, old_sig_isnull) &&
+			!minhash_same_varlena(doc, doc_isnull, old_doc, old_doc_isnull);
 	}
 	if (!sign)
 		return tuple;

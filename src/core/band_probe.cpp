@@ -26,6 +26,7 @@
 
 #include "boundary.hpp"
 #include "budget.hpp"
+#include "greedy_bucket.hpp"
 #include "lsh_internal.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
@@ -237,8 +238,8 @@ void find(MhBandProbe &probe, const uint32_t *values, uint32_t *rows, uint32_t *
 // mh_group_greedy (bands 0) or mh_group_greedy_banded makes of these rows
 // alone.  The runs of two or more equal keys are the buckets, listed once
 // from the sorted keys (no second sort), each with the rows in it; a row in
-// none is a group of one at once.  As in grouping.cpp, a taken row leaves a
-// bucket for good, so that a crowded bucket is read in full once.
+// none is a group of one at once; each bucket is passed as grouping.cpp
+// passes it (greedy_bucket.hpp).
 void walk(MhBandProbe &probe, uint32_t *pivots, double *resemblance, Poller &poller)
 {
 	constexpr uint32_t kNone = UINT32_MAX;
@@ -291,34 +292,19 @@ void walk(MhBandProbe &probe, uint32_t *pivots, double *resemblance, Poller &pol
 		next_probe(probe);
 		const uint32_t *values = probe.signatures[pivot];
 		for (uint32_t b = first[pivot]; b < first[pivot + 1]; b++)
-		{
-			uint32_t *bucket = buckets.data() + in_bucket[b];
-			uint32_t length = bucket[0];
-			for (uint32_t k = 0; k < length;)
-			{
-				poller.tick();
-				const uint32_t row = bucket[1 + k];
-				if (pivots[row] != kNone)
-				{
-					// taken (or the pivot itself): out of the bucket for good
-					bucket[1 + k] = bucket[length];
-					length--;
-					continue;
-				}
-				k++;
-				if (probe.compared[row] == probe.probes) continue;
-				probe.compared[row] = probe.probes;
-				const uint32_t a = mh_agreeing_positions(values, probe.signatures[row], probe.num_perm);
-				// mh_resemblance's arithmetic, as the grouping compares
-				const double r = static_cast<double>(a) / probe.num_perm;
-				if (r >= probe.threshold)
-				{
-					pivots[row] = pivot;
-					resemblance[row] = r;
-				}
-			}
-			bucket[0] = length;
-		}
+			minhash::take_from_bucket(
+			    buckets.data() + in_bucket[b], pivot, probe.threshold, pivots, resemblance, poller,
+			    [&probe](uint32_t row) {
+				    if (probe.compared[row] == probe.probes) return false;
+				    probe.compared[row] = probe.probes;
+				    return true;
+			    },
+			    [&](uint32_t row) {
+				    // mh_resemblance's arithmetic, as the grouping compares
+				    return static_cast<double>(
+				               mh_agreeing_positions(values, probe.signatures[row], probe.num_perm)) /
+				           probe.num_perm;
+			    });
 	}
 }
 

@@ -22,6 +22,7 @@
 #include "band_sort.hpp"
 #include "boundary.hpp"
 #include "budget.hpp"
+#include "greedy_bucket.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
 
@@ -131,31 +132,17 @@ void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint3
 		{
 			const uint32_t head = buckets.bucket_of[band][pivot];
 			if (head == kNone) continue;
-			uint32_t *bucket = buckets.members[band].data() + head;
-			uint32_t length = bucket[0];
-			for (uint32_t k = 0; k < length;)
-			{
-				poller.tick();
-				const uint32_t row = bucket[1 + k];
-				if (pivots[row] != kNone)
-				{
-					// Taken (or the pivot itself): out of the bucket for good.
-					bucket[1 + k] = bucket[length];
-					length--;
-					continue;
-				}
-				k++;
-				if (compared_by[row] == pivot) continue;
-				compared_by[row] = pivot;
-				const double r = resemblance_of(signatures[pivot], empty[pivot] != 0,
-				                                signatures[row], empty[row] != 0, num_perm);
-				if (r >= threshold)
-				{
-					pivots[row] = pivot;
-					resemblance[row] = r;
-				}
-			}
-			bucket[0] = length;
+			minhash::take_from_bucket(
+			    buckets.members[band].data() + head, pivot, threshold, pivots, resemblance, poller,
+			    [&](uint32_t row) {
+				    if (compared_by[row] == pivot) return false;
+				    compared_by[row] = pivot;
+				    return true;
+			    },
+			    [&](uint32_t row) {
+				    return resemblance_of(signatures[pivot], empty[pivot] != 0, signatures[row],
+				                          empty[row] != 0, num_perm);
+			    });
 		}
 	}
 }
