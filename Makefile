@@ -49,6 +49,7 @@ GLUE_OBJS = \
 	src/minhash_guc.o \
 	src/minhash_lsh.o \
 	src/minhash_sketch.o \
+	src/minhash_distributed.o \
 	src/minhash_io.o \
 	src/minhash_ops.o \
 	src/minhash_query.o \

@@ -1005,18 +1005,46 @@ CREATE FUNCTION @extschema@.resemblance_bound(sketch bytea, sig @extschema@.minh
 
 COMMENT ON FUNCTION @extschema@.resemblance_bound(bytea, @extschema@.minhash) IS 'the fraction of positions where a byte sketch (minhash_byte_sketch(a)) agrees with sig: at least resemblance(a, sig), equal but for chance agreements (1 in 256 per position); 0 when either set is empty; an error for signatures of other parameters';
 
--- near_dupe_distributed_candidates checks the arguments as near_dupe_pairs
+-- An unlogged work table of one call, distributed by distribution_column:
+-- co-located with the table colocate_with, or ('none') on its own with
+-- shard_count shards.  Returns its qualified name.
+CREATE FUNCTION @extschema@.near_dupe_distributed_work_table(work_schema name, table_name name, columns text,
+								distribution_column name, colocate_with text, shard_count integer)
+	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	qualified text := format('%I.%I', work_schema, table_name);
+BEGIN
+	EXECUTE format('CREATE UNLOGGED TABLE %s (%s)', qualified, columns);
+	IF colocate_with = 'none' THEN
+		PERFORM pg_catalog.create_distributed_table(qualified::regclass, distribution_column, colocate_with => 'none',
+													shard_count => shard_count);
+	ELSE
+		PERFORM pg_catalog.create_distributed_table(qualified::regclass, distribution_column, colocate_with => colocate_with);
+	END IF;
+	RETURN qualified;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_work_table(name, name, text, name, text, integer) IS 'creates an unlogged work table of the _distributed forms, distributed by distribution_column, co-located with colocate_with (or on its own with shard_count shards when it is ''none''); returns its qualified name';
+
+-- near_dupe_distributed_bands checks the arguments as near_dupe_pairs
 -- does (near_dupe_check: the signatures' parameters, pushed down to the
 -- shards as aggregates), refuses a table that is not hash-distributed by
 -- the key column, or whose keys repeat, then runs the first steps into
 -- work tables distributed beside the source:
---   <work>_bands (band_key, key)      by band_key: every row's band keys of
---       lsh_index_layout (exact, min_bands of them) or of the recall
+--   <work>_bands (band_key, key, slice)  by band_key: every row's band keys
+--       of lsh_index_layout (exact, min_bands of them) or of the recall
 --       layout (one band), shipped from the shards to the band key's shard;
---       empty and null signatures have none (they resemble nothing);
+--       empty and null signatures have none (they resemble nothing).  slice
+--       is the slice (from 0) of the pairs in which the row is key_a: a hash
+--       of the key, so that each pair falls in one slice;
+-- and creates the work tables that near_dupe_distributed_slice fills, one
+-- slice of the pairs at a time:
 --   <work>_cand (key_a, key_b)        by key_a, co-located with the source:
---       each pair sharing a band, once per band, from a self-join of the
---       band table on each of its shards;
+--       each pair of the slice sharing a band, once per band, from a
+--       self-join of the band table on each of its shards;
 --   <work>_sketched (key_a, key_b, size_a, sketch_a)  by key_b: the pairs
 --       sharing min_bands bands (counted where key_a's rows are), with
 --       key_a's byte sketch (minhash_byte_sketch: a quarter of a signature),
@@ -1044,20 +1072,19 @@ COMMENT ON FUNCTION @extschema@.resemblance_bound(bytea, @extschema@.minhash) IS
 --       drops it.
 -- The work tables are unlogged: they live for one call, and writing them
 -- to the WAL as well would double what the workers write (at 10M rows,
--- 280M band keys).
--- It drops the others and returns the query of the verified pairs
--- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
--- key type's order), a join of <work>_half with the source on each shard
--- of the source, verified as near_dupe_query verifies.  The caller drops
--- <work>_half.  A 64-bit band key shared by chance makes a pair a
--- candidate that the engine's approximate layout would not look at
--- (it compares the band's values); with recall, such a pair would be
--- returned if it also resembles at the threshold (at 10M rows and 15 bands,
--- about one chance in a thousand that a collision happens at all).
-CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
+-- 280M band keys).  It returns the layout's min_bands (null when fewer than
+-- two rows have a non-empty signature: there is no band work) and the
+-- number of slices: slices, or one per million such rows when it is null.
+-- A 64-bit band key shared by chance makes a pair a candidate that the
+-- engine's approximate layout would not look at (it compares the band's
+-- values); with recall, such a pair would be returned if it also resembles
+-- at the threshold (at 10M rows and 15 bands, about one chance in a
+-- thousand that a collision happens at all).
+CREATE FUNCTION @extschema@.near_dupe_distributed_bands(source regclass, key_column name, sig_column name,
 								threshold double precision, recall double precision, work name,
-								set_copies_aside boolean)
-	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+								set_copies_aside boolean, slices integer,
+								OUT min_bands integer, OUT slice_count integer)
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
 	SET extra_float_digits = 3
 	AS $function$
@@ -1070,14 +1097,7 @@ DECLARE
 	dist_method "char";
 	shard_count integer;
 	key_decl text;
-	key_lt text;
 	duplicate text;
-	bands_table text;
-	cand_table text;
-	half_table text;
-	sketched_table text;
-	candidates bigint;
-	within_bound bigint;
 	copies_table text;
 	not_a_copy text := '';
 BEGIN
@@ -1090,6 +1110,11 @@ BEGIN
 		RAISE EXCEPTION 'recall must be between 0 and 1, exclusive'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', recall),
 				  HINT = 'Pass NULL for the exact result.';
+	END IF;
+	IF slices IS NOT NULL AND NOT (slices BETWEEN 1 AND 1024) THEN
+		RAISE EXCEPTION 'slices must be between 1 and 1024'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', slices),
+				  HINT = 'Leave it out for one slice per million rows; each slice reads the band keys once more.';
 	END IF;
 	PERFORM @extschema@.near_dupe_check_arguments(source, key_column, sig_column, threshold);
 	SELECT c.relname, c.relnamespace::regnamespace::name INTO relation, work_schema
@@ -1121,8 +1146,6 @@ BEGIN
 	END IF;
 
 	SELECT * INTO stats FROM @extschema@.near_dupe_check(source, key_column, sig_column, threshold);
-	SELECT o.lt INTO key_lt FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
-	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 
 	-- The result names each row by its key: keys are unique, as for
 	-- near_dupe_pairs.  A unique index on the key alone says so; otherwise
@@ -1151,41 +1174,37 @@ BEGIN
 	  LEFT JOIN pg_catalog.pg_collation c ON c.oid = a.attcollation
 	  LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace
 	 WHERE a.attrelid = source AND a.attname = key_column;
-	bands_table := format('%I.%I', work_schema, work || '_bands');
-	cand_table := format('%I.%I', work_schema, work || '_cand');
-	half_table := format('%I.%I', work_schema, work || '_half');
-	sketched_table := format('%I.%I', work_schema, work || '_sketched');
 
-	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s, size_a bigint, size_b bigint, sig_b @extschema@.minhash)',
-				   half_table, key_decl);
-	PERFORM pg_catalog.create_distributed_table(half_table::regclass, 'key_a', colocate_with => source::text);
+	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_bands',
+		format('band_key bigint, key %s, slice integer', key_decl), 'band_key', 'none', shard_count);
+	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_cand',
+		format('key_a %s, key_b %1$s', key_decl), 'key_a', source::text, NULL);
+	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_sketched',
+		format('key_a %s, key_b %1$s, size_a bigint, sketch_a bytea', key_decl), 'key_b', source::text, NULL);
+	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_half',
+		format('key_a %s, key_b %1$s, size_a bigint, size_b bigint, sig_b @extschema@.minhash', key_decl), 'key_a', source::text, NULL);
 	IF set_copies_aside THEN
-		copies_table := format('%I.%I', work_schema, work || '_copies');
-		EXECUTE format('CREATE UNLOGGED TABLE %s (key %s, rep_key %2$s, size bigint, resemblance double precision)',
-					   copies_table, key_decl);
-		PERFORM pg_catalog.create_distributed_table(copies_table::regclass, 'key', colocate_with => source::text);
+		copies_table := @extschema@.near_dupe_distributed_work_table(work_schema, work || '_copies',
+			format('key %s, rep_key %1$s, size bigint, resemblance double precision', key_decl), 'key', source::text, NULL);
 	END IF;
+	slice_count := coalesce(slices, greatest(1, ceil(stats.signed / 1000000.0)::integer));
 	IF stats.signed < 2 THEN
-		RETURN format('SELECT h.key_a, h.key_b, h.size_a, h.size_b, NULL::double precision AS resemblance FROM %s h WHERE false',
-					  half_table);
+		RETURN;
 	END IF;
 	IF recall IS NULL THEN
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm);
 	ELSE
 		SELECT * INTO layout FROM @extschema@.lsh_index_layout(threshold, stats.num_perm, recall);
 	END IF;
+	min_bands := layout.min_bands;
 
 	IF set_copies_aside THEN
-		EXECUTE format('CREATE UNLOGGED TABLE %I.%I (sig_hash bigint, key %s, size bigint)', work_schema, work || '_hashes', key_decl);
-		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_hashes')::regclass, 'sig_hash',
-													colocate_with => 'none', shard_count => shard_count);
-		EXECUTE format('CREATE UNLOGGED TABLE %I.%I (key %s, rep_key %3$s, size bigint)', work_schema, work || '_twins', key_decl);
-		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_twins')::regclass, 'rep_key',
-													colocate_with => source::text);
-		EXECUTE format('CREATE UNLOGGED TABLE %I.%I (key %s, rep_key %3$s, size bigint, rep_sig @extschema@.minhash)',
-					   work_schema, work || '_twin_sigs', key_decl);
-		PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_twin_sigs')::regclass, 'key',
-													colocate_with => source::text);
+		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_hashes',
+			format('sig_hash bigint, key %s, size bigint', key_decl), 'sig_hash', 'none', shard_count);
+		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_twins',
+			format('key %s, rep_key %1$s, size bigint', key_decl), 'rep_key', source::text, NULL);
+		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_twin_sigs',
+			format('key %s, rep_key %1$s, size bigint, rep_sig @extschema@.minhash', key_decl), 'key', source::text, NULL);
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (sig_hash, key, size)
 			SELECT @extschema@.minhash_hash_extended(s.%5$I, 0), s.%4$I, @extschema@.minhash_size(s.%5$I)
 			  FROM %3$s s WHERE @extschema@.minhash_size(s.%5$I) > 0$q$,
@@ -1211,49 +1230,105 @@ BEGIN
 		not_a_copy := format(' AND NOT EXISTS (SELECT 1 FROM %s c WHERE c.key = s.%I)', copies_table, key_column);
 	END IF;
 
-	EXECUTE format('CREATE UNLOGGED TABLE %s (band_key bigint, key %s)', bands_table, key_decl);
-	PERFORM pg_catalog.create_distributed_table(bands_table::regclass, 'band_key', colocate_with => 'none',
-												shard_count => shard_count);
-	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s)', cand_table, key_decl);
-	PERFORM pg_catalog.create_distributed_table(cand_table::regclass, 'key_a', colocate_with => source::text);
-
-	EXECUTE format($q$INSERT INTO %1$s (band_key, key)
-		SELECT k.band_key, s.%3$I
-		  FROM %2$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%4$I, %5$s, %6$s)) AS k(band_key)
-		 WHERE @extschema@.minhash_size(s.%4$I) > 0%7$s$q$,
-		bands_table, source, key_column, sig_column, layout.bands, layout.rows, not_a_copy);
-	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b)
-		SELECT a.key, b.key FROM %2$s a JOIN %2$s b ON b.band_key = a.band_key AND a.key %3$s b.key$q$,
-		cand_table, bands_table, key_lt);
-	EXECUTE format('DROP TABLE %s', bands_table);
-	EXECUTE format('CREATE UNLOGGED TABLE %s (key_a %s, key_b %2$s, size_a bigint, sketch_a bytea)', sketched_table, key_decl);
-	PERFORM pg_catalog.create_distributed_table(sketched_table::regclass, 'key_b', colocate_with => source::text);
-	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b, size_a, sketch_a)
-		SELECT c.key_a, c.key_b, @extschema@.minhash_size(s.%5$I), @extschema@.minhash_byte_sketch(s.%5$I)
-		  FROM (SELECT w.key_a, w.key_b FROM %2$s w GROUP BY w.key_a, w.key_b HAVING pg_catalog.count(*) >= %6$s) c
-		  JOIN %3$s s ON s.%4$I = c.key_a$q$,
-		sketched_table, cand_table, source, key_column, sig_column, layout.min_bands);
-	GET DIAGNOSTICS candidates = ROW_COUNT;
-	EXECUTE format('DROP TABLE %s', cand_table);
-	EXECUTE format($q$INSERT INTO %1$s (key_a, key_b, size_a, size_b, sig_b)
-		SELECT h.key_a, h.key_b, h.size_a, @extschema@.minhash_size(s.%5$I), s.%5$I
-		  FROM %2$s h JOIN %3$s s ON s.%4$I = h.key_b
-		 WHERE @extschema@.resemblance_bound(h.sketch_a, s.%5$I) >= %6$L::double precision
-		   AND @extschema@.minhash_size(s.%5$I) > 0$q$,
-		half_table, sketched_table, source, key_column, sig_column, threshold);
-	GET DIAGNOSTICS within_bound = ROW_COUNT;
-	EXECUTE format('DROP TABLE %s', sketched_table);
-	RAISE DEBUG 'near_dupe_distributed_candidates: % candidate pairs, % within the sketches'' bound', candidates, within_bound;
-
-	RETURN format($q$SELECT h.key_a, h.key_b, h.size_a, h.size_b,
-		   @extschema@.resemblance(s.%4$I, h.sig_b) AS resemblance
-	  FROM %1$s h JOIN %2$s s ON s.%3$I = h.key_a
-	 WHERE @extschema@.resemblance(s.%4$I, h.sig_b) >= %5$L::double precision$q$,
-		half_table, source, key_column, sig_column, threshold);
+	EXECUTE format($q$INSERT INTO %1$I.%2$I (band_key, key, slice)
+		SELECT k.band_key, s.%4$I, %9$s
+		  FROM %3$s s CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.minhash_bands(s.%5$I, %6$s, %7$s)) AS k(band_key)
+		 WHERE @extschema@.minhash_size(s.%5$I) > 0%8$s$q$,
+		work_schema, work || '_bands', source, key_column, sig_column, layout.bands, layout.rows, not_a_copy,
+		CASE WHEN slice_count = 1 THEN '0'
+			 ELSE format('pg_catalog.abs(pg_catalog.hashtextextended(s.%I::pg_catalog.text, 0) %% %s)', key_column, slice_count) END);
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_half of candidate pairs with one side''s signature on the workers (whole signatures shipped only for the pairs whose resemblance_bound reaches the threshold) (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the pairs), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_bands(regclass, name, name, double precision, double precision, name, boolean, integer) IS 'the first steps behind the _distributed forms: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_bands of every row''s band keys on the workers (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the band work), creates the work tables the slices fill, and returns the layout''s min_bands (null: no band work) and the number of slices';
+
+-- One slice of the pairs (from 1 to slice_count: the pairs whose key_a
+-- has slice - 1 in the band table): fills <work>_cand, then <work>_sketched,
+-- adds the pairs within the sketches' bound to <work>_half and empties the
+-- first two.  It returns the query of the verified pairs of <work>_half
+-- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
+-- key type's order), a join with the source on each shard of the source,
+-- verified as near_dupe_query verifies.
+CREATE FUNCTION @extschema@.near_dupe_distributed_slice(source regclass, key_column name, sig_column name,
+								threshold double precision, work name, min_bands integer,
+								slice integer, slice_count integer)
+	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	SET extra_float_digits = 3
+	AS $function$
+DECLARE
+	work_schema name;
+	key_lt text;
+	candidates bigint;
+	within_bound bigint;
+BEGIN
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	IF min_bands IS NOT NULL THEN
+		SELECT o.lt INTO key_lt
+		  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid) o
+		 WHERE a.attrelid = source AND a.attname = key_column;
+		key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
+		EXECUTE format($q$INSERT INTO %1$I.%2$I (key_a, key_b)
+			SELECT a.key, b.key FROM %1$I.%3$I a JOIN %1$I.%3$I b ON b.band_key = a.band_key AND a.key %4$s b.key%5$s$q$,
+			work_schema, work || '_cand', work || '_bands', key_lt,
+			CASE WHEN slice_count > 1 THEN format(' WHERE a.slice = %s', slice - 1) ELSE '' END);
+		EXECUTE format($q$INSERT INTO %1$I.%2$I (key_a, key_b, size_a, sketch_a)
+			SELECT c.key_a, c.key_b, @extschema@.minhash_size(s.%6$I), @extschema@.minhash_byte_sketch(s.%6$I)
+			  FROM (SELECT w.key_a, w.key_b FROM %1$I.%3$I w GROUP BY w.key_a, w.key_b HAVING pg_catalog.count(*) >= %7$s) c
+			  JOIN %4$s s ON s.%5$I = c.key_a$q$,
+			work_schema, work || '_sketched', work || '_cand', source, key_column, sig_column, min_bands);
+		GET DIAGNOSTICS candidates = ROW_COUNT;
+		EXECUTE format('TRUNCATE %I.%I', work_schema, work || '_cand');
+		EXECUTE format($q$INSERT INTO %1$I.%2$I (key_a, key_b, size_a, size_b, sig_b)
+			SELECT h.key_a, h.key_b, h.size_a, @extschema@.minhash_size(s.%6$I), s.%6$I
+			  FROM %1$I.%3$I h JOIN %4$s s ON s.%5$I = h.key_b
+			 WHERE @extschema@.resemblance_bound(h.sketch_a, s.%6$I) >= %7$L::double precision
+			   AND @extschema@.minhash_size(s.%6$I) > 0$q$,
+			work_schema, work || '_half', work || '_sketched', source, key_column, sig_column, threshold);
+		GET DIAGNOSTICS within_bound = ROW_COUNT;
+		EXECUTE format('TRUNCATE %I.%I', work_schema, work || '_sketched');
+		IF slice_count = 1 THEN
+			RAISE DEBUG 'near_dupe_distributed_candidates: % candidate pairs, % within the sketches'' bound', candidates, within_bound;
+		ELSE
+			RAISE DEBUG 'near_dupe_distributed_candidates: slice % of %: % candidate pairs, % within the sketches'' bound',
+				slice, slice_count, candidates, within_bound;
+		END IF;
+	END IF;
+
+	RETURN format($q$SELECT h.key_a, h.key_b, h.size_a, h.size_b,
+		   @extschema@.resemblance(s.%5$I, h.sig_b) AS resemblance
+	  FROM %1$I.%2$I h JOIN %3$s s ON s.%4$I = h.key_a
+	 WHERE @extschema@.resemblance(s.%5$I, h.sig_b) >= %6$L::double precision$q$,
+		work_schema, work || '_half', source, key_column, sig_column, threshold);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_slice(regclass, name, name, double precision, name, integer, integer, integer) IS 'one slice of the band work behind the _distributed forms: the candidate pairs of the slice (those whose key_a hashes to it), ruled out by byte sketches on the workers, the rest added with one side''s signature to the work table <work>_half; returns the query of the verified pairs of <work>_half (key_a, key_b, size_a, size_b, resemblance)';
+
+-- The band work of one call in one transaction (the functions): the band
+-- keys, one slice of every pair, and the query of the verified pairs; the
+-- caller drops <work>_half.
+CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
+								threshold double precision, recall double precision, work name,
+								set_copies_aside boolean)
+	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	bands record;
+	pairs_query text;
+	work_schema name;
+BEGIN
+	SELECT * INTO bands
+	  FROM @extschema@.near_dupe_distributed_bands(source, key_column, sig_column, threshold, recall, work, set_copies_aside, 1);
+	pairs_query := @extschema@.near_dupe_distributed_slice(source, key_column, sig_column, threshold, work, bands.min_bands, 1, 1);
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	EXECUTE format('DROP TABLE %1$I.%2$I, %1$I.%3$I, %1$I.%4$I', work_schema, work || '_bands', work || '_cand', work || '_sketched');
+	RETURN pairs_query;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed, in one transaction: fills the work table <work>_half of candidate pairs with one side''s signature on the workers (whole signatures shipped only for the pairs whose resemblance_bound reaches the threshold) (with set_copies_aside, <work>_copies), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
 
 -- A name for a call's work tables, unused in the source's schema:
 -- minhash_work_<backend pid>_<n>.
@@ -1305,47 +1380,37 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_pairs_distributed(regclass, name, name, double precision, double precision) IS 'near_dupe_pairs of a Citus table distributed by its key (text keys; recall as near_dupe_pairs(..., NULL::text, recall)): the same pairs in the same order, the band work done on the workers, only the pairs on the coordinator; creates and drops work tables minhash_work_<pid>_<n>_* in the source''s schema';
 
--- The groups of near_dupe_groups (text keys; with recall, those of
--- near_dupe_groups(..., NULL::text, recall)), in its order.  The walk
--- (near_dupe_group_walk, the window function of near_dupe_query) runs on
--- the coordinator over the verified pairs only, held in temporary tables:
--- rows without a pair need nothing there, and copies set aside (see
--- near_dupe_distributed_candidates) only a row each.  Its result, one row per row a
--- pivot takes, goes to a work table beside the source; then every row of
--- the source comes out of a co-located join with it on the shards, and
--- the coordinator sorts the rows (a sort that spills to disk beyond
--- work_mem) and numbers the groups in the same pass: a group's first row
--- is its pivot, the one row of it that no pivot took.  Ranked as near_dupe_groups ranks:
--- most distinct shingles first, then key; an unpaired row is a group of its
--- own with resemblance 1, 0 for an empty signature, null for none.
-CREATE FUNCTION @extschema@.near_dupe_groups_distributed(source regclass, key_column name, sig_column name,
-								threshold double precision DEFAULT @extschema@.minhash_threshold(),
-								recall double precision DEFAULT NULL)
-	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
-	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+-- The walk of the groups over the verified pairs (pairs_query: key_a,
+-- key_b, size_a, size_b, resemblance), on the coordinator, and the rows
+-- each pivot takes written beside the source.  The walk
+-- (near_dupe_group_walk, the window function of near_dupe_query) runs over
+-- the pairs only, held in temporary tables: rows without a pair need
+-- nothing there, and copies set aside (see near_dupe_distributed_bands)
+-- only a row each.  Its result, one row per row a pivot takes (and per
+-- copy), goes to the work table <work>_assign (key, pivot_key, pivot_size,
+-- resemblance), co-located with the source, whose name it returns; it drops
+-- <work>_copies.
+CREATE FUNCTION @extschema@.near_dupe_distributed_assign(source regclass, key_column name, work name,
+								pairs_query text, caller text)
+	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
 DECLARE
-	work name := @extschema@.near_dupe_distributed_work_name(source);
 	work_schema name;
-	pairs_query text;
 	key_lt text;
-	key_type oid;
 	assign_table text;
-	caller_work_mem text;
 	pairs_count bigint;
 	copies_count bigint;
 BEGIN
-	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, true);
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
-	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = key_column;
-	SELECT o.lt INTO key_lt FROM @extschema@.near_dupe_key_operators(key_type) o;
+	SELECT o.lt INTO key_lt
+	  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid) o
+	 WHERE a.attrelid = source AND a.attname = key_column;
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 
 	-- The pairs, then each paired row once; the walk addresses rows by
 	-- their place in the latter.
 	EXECUTE format('CREATE TEMP TABLE %I AS %s', work || '_pairs', pairs_query);
-	EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_half');
 	EXECUTE format($q$CREATE TEMP TABLE %1$I AS
 		SELECT p.key_a AS key, p.size_a AS size FROM %2$I p UNION SELECT p.key_b, p.size_b FROM %2$I p$q$,
 		work || '_rows', work || '_pairs');
@@ -1385,7 +1450,7 @@ BEGIN
 	EXECUTE format('ANALYZE %I, %I', work || '_taken', work || '_copies');
 	IF pg_catalog.current_setting('client_min_messages') LIKE 'debug%' THEN
 		EXECUTE format('SELECT pg_catalog.count(*) FROM %I', work || '_copies') INTO copies_count;
-		RAISE DEBUG 'near_dupe_groups_distributed: % verified pairs on the coordinator, % copies set aside', pairs_count, copies_count;
+		RAISE DEBUG '%: % verified pairs on the coordinator, % copies set aside', caller, pairs_count, copies_count;
 	END IF;
 	EXECUTE format($q$INSERT INTO %1$s (key, pivot_key, pivot_size, resemblance)
 		SELECT t.key, t.pivot_key, t.pivot_size, t.resemblance FROM pg_temp.%2$I t
@@ -1395,6 +1460,65 @@ BEGIN
 		  FROM pg_temp.%3$I c LEFT JOIN pg_temp.%2$I t ON t.key = c.rep_key$q$,
 		assign_table, work || '_taken', work || '_copies');
 	EXECUTE format('DROP TABLE pg_temp.%I, pg_temp.%I', work || '_taken', work || '_copies');
+	RETURN assign_table;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_assign(regclass, name, name, text, text) IS 'the greedy walk behind near_dupe_groups_distributed and near_dupe_groups_distributed_into, on the coordinator over the verified pairs of pairs_query only: writes the rows each pivot takes (and the copies set aside) to the work table <work>_assign beside the source and returns its name';
+
+-- Every row of the source as near_dupe_groups gives it, from a co-located
+-- join of the source with <work>_assign on the shards: the coordinator
+-- sorts the rows (a sort that spills to disk beyond work_mem) and numbers
+-- the groups in the same pass: a group's first row is its pivot, the one
+-- row of it that no pivot took.  Ranked as near_dupe_groups ranks: most
+-- distinct shingles first, then key; an unpaired row is a group of its own
+-- with resemblance 1, 0 for an empty signature, null for none.  The query
+-- (group_id, key, pivot, resemblance: the keys as text, or of the key's
+-- type), in near_dupe_groups' order.
+CREATE FUNCTION @extschema@.near_dupe_distributed_groups_query(source regclass, key_column name, sig_column name,
+								assign_table text, keys_as_text boolean)
+	RETURNS text LANGUAGE plpgsql STABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+BEGIN
+	RETURN format($q$
+SELECT pg_catalog.count(*) FILTER (WHERE NOT g.taken)
+		   OVER (ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key
+				 ROWS UNBOUNDED PRECEDING) AS group_id,
+	   g.key%5$s AS key, g.pivot_key%5$s AS pivot, g.resemblance
+  FROM (SELECT s.%3$I AS key, @extschema@.minhash_size(s.%4$I) AS size, a.key IS NOT NULL AS taken,
+			   coalesce(a.pivot_key, s.%3$I) AS pivot_key,
+			   CASE WHEN a.key IS NULL THEN @extschema@.minhash_size(s.%4$I) ELSE a.pivot_size END AS pivot_size,
+			   CASE WHEN a.key IS NOT NULL THEN a.resemblance
+					WHEN @extschema@.minhash_size(s.%4$I) > 0 THEN 1.0::double precision
+					WHEN @extschema@.minhash_size(s.%4$I) = 0 THEN 0.0::double precision END AS resemblance
+		  FROM %1$s s LEFT JOIN %2$s a ON a.key = s.%3$I) g
+ ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key$q$,
+		source, assign_table, key_column, sig_column, CASE WHEN keys_as_text THEN '::pg_catalog.text' ELSE '' END);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_groups_query(regclass, name, name, text, boolean) IS 'the query of every row of a distributed table in its group, from the work table of the rows the pivots take (near_dupe_distributed_assign): group_id, key, pivot, resemblance, in near_dupe_groups'' order';
+
+-- The groups of near_dupe_groups (text keys; with recall, those of
+-- near_dupe_groups(..., NULL::text, recall)), in its order.
+CREATE FUNCTION @extschema@.near_dupe_groups_distributed(source regclass, key_column name, sig_column name,
+								threshold double precision DEFAULT @extschema@.minhash_threshold(),
+								recall double precision DEFAULT NULL)
+	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work name := @extschema@.near_dupe_distributed_work_name(source);
+	pairs_query text;
+	assign_table text;
+	caller_work_mem text;
+BEGIN
+	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, true);
+	assign_table := @extschema@.near_dupe_distributed_assign(source, key_column, work, pairs_query, 'near_dupe_groups_distributed');
+	EXECUTE format('DROP TABLE %I.%I', (SELECT c.relnamespace::regnamespace::name FROM pg_catalog.pg_class c WHERE c.oid = source),
+				   work || '_half');
 
 	-- The last statement holds three buffers of every row on the
 	-- coordinator at once, each spilling to disk beyond work_mem: Citus's
@@ -1405,23 +1529,211 @@ BEGIN
 	PERFORM pg_catalog.set_config('work_mem',
 		greatest(64, (SELECT g.setting::integer FROM pg_catalog.pg_settings g WHERE g.name = 'work_mem') / 3) || 'kB',
 		true);
-	RETURN QUERY EXECUTE format($q$
-SELECT pg_catalog.count(*) FILTER (WHERE NOT g.taken)
-		   OVER (ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key
-				 ROWS UNBOUNDED PRECEDING) AS group_id,
-	   g.key::text, g.pivot_key::text, g.resemblance
-  FROM (SELECT s.%3$I AS key, @extschema@.minhash_size(s.%4$I) AS size, a.key IS NOT NULL AS taken,
-			   coalesce(a.pivot_key, s.%3$I) AS pivot_key,
-			   CASE WHEN a.key IS NULL THEN @extschema@.minhash_size(s.%4$I) ELSE a.pivot_size END AS pivot_size,
-			   CASE WHEN a.key IS NOT NULL THEN a.resemblance
-					WHEN @extschema@.minhash_size(s.%4$I) > 0 THEN 1.0::double precision
-					WHEN @extschema@.minhash_size(s.%4$I) = 0 THEN 0.0::double precision END AS resemblance
-		  FROM %1$s s LEFT JOIN %2$s a ON a.key = s.%3$I) g
- ORDER BY g.pivot_size DESC NULLS LAST, g.pivot_key, g.taken, g.size DESC NULLS LAST, g.key$q$,
-		source, assign_table, key_column, sig_column);
+	RETURN QUERY EXECUTE @extschema@.near_dupe_distributed_groups_query(source, key_column, sig_column, assign_table, true);
 	PERFORM pg_catalog.set_config('work_mem', caller_work_mem, true);
 	EXECUTE format('DROP TABLE %s', assign_table);
 END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_groups_distributed(regclass, name, name, double precision, double precision) IS 'near_dupe_groups of a Citus table distributed by its key (text keys; recall as near_dupe_groups(..., NULL::text, recall)): the same rows in the same order, the band work done on the workers, the greedy walk on the coordinator over the pairs only; creates and drops work tables minhash_work_<pid>_<n>_* in the source''s schema';
+
+-------------------------------------------------------------------------------
+-- Pairs and groups of a Citus-distributed table into a table, a step per
+-- transaction
+-------------------------------------------------------------------------------
+
+-- The functions above are one transaction, and nothing a step writes
+-- leaves the workers' disk before it ends: Citus keeps each repartitioned
+-- step's intermediate files until then, and a dropped or emptied table's
+-- files go at commit.  So they need every step's work at once (at 10M
+-- realistic documents and 0.6 with recall, some 70 GB).  The procedures
+-- below commit after the band keys and after each slice of the pairs, so
+-- that the workers hold the band keys and one slice's candidates at a
+-- time; each slice reads the band keys once more.  The verified pairs
+-- collect in <work>_pairs (key_a, key_b, size_a, size_b, resemblance),
+-- co-located with the source, and the result goes to a new table,
+-- distributed beside the source.  A procedure that commits may not carry a
+-- SET clause, so these set search_path themselves, first and after each
+-- COMMIT, and leave the work to functions that pin it.
+
+-- The first transaction: the result table (an error if it exists, before
+-- any work; an unqualified name goes to the source's schema), then
+-- <work>_pairs and the band keys (near_dupe_distributed_bands).  Returns
+-- the result table's name, min_bands and the number of slices.
+CREATE FUNCTION @extschema@.near_dupe_distributed_into_start(source regclass, key_column name, sig_column name,
+								result_table text, threshold double precision, recall double precision,
+								slices integer, groups boolean, work name,
+								OUT result_name text, OUT min_bands integer, OUT slice_count integer)
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work_schema name;
+	result_parts text[];
+	bands record;
+BEGIN
+	IF result_table IS NULL THEN
+		RAISE EXCEPTION 'result_table must not be null'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give the name of a table to create for the result, such as ''near_dupes'' or ''review.near_dupes''.';
+	END IF;
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	result_parts := pg_catalog.parse_ident(result_table);
+	IF pg_catalog.cardinality(result_parts) > 2 THEN
+		RAISE EXCEPTION 'improper table name for the result: %', result_table
+			USING ERRCODE = 'invalid_name',
+				  HINT = 'Give a table name, or a schema and a table name (schema.table).';
+	END IF;
+	result_name := CASE pg_catalog.cardinality(result_parts)
+					   WHEN 1 THEN format('%I.%I', work_schema, result_parts[1])
+					   ELSE format('%I.%I', result_parts[1], result_parts[2]) END;
+	IF groups THEN
+		EXECUTE format('CREATE TABLE %s AS SELECT NULL::bigint AS group_id, s.%I AS key, s.%2$I AS pivot, NULL::double precision AS resemblance FROM %s s WHERE false',
+					   result_name, key_column, source);
+	ELSE
+		EXECUTE format('CREATE TABLE %s AS SELECT s.%I AS key_a, s.%2$I AS key_b, NULL::double precision AS resemblance FROM %s s WHERE false',
+					   result_name, key_column, source);
+	END IF;
+
+	SELECT * INTO bands
+	  FROM @extschema@.near_dupe_distributed_bands(source, key_column, sig_column, threshold, recall, work, groups, slices);
+	min_bands := bands.min_bands;
+	slice_count := bands.slice_count;
+	PERFORM pg_catalog.create_distributed_table(result_name::regclass, CASE WHEN groups THEN 'key' ELSE 'key_a' END,
+												colocate_with => source::text);
+	EXECUTE format('CREATE UNLOGGED TABLE %I.%I AS SELECT h.key_a, h.key_b, h.size_a, h.size_b, NULL::double precision AS resemblance FROM %1$I.%3$I h WHERE false',
+				   work_schema, work || '_pairs', work || '_half');
+	PERFORM pg_catalog.create_distributed_table(format('%I.%I', work_schema, work || '_pairs')::regclass, 'key_a',
+												colocate_with => source::text);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_into_start(regclass, name, name, text, double precision, double precision, integer, boolean, name) IS 'the first transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: creates the result table, the work table <work>_pairs and the band keys; returns the result table''s name, the layout''s min_bands and the number of slices';
+
+-- One transaction per slice: its verified pairs into <work>_pairs.
+CREATE FUNCTION @extschema@.near_dupe_distributed_into_slice(source regclass, key_column name, sig_column name,
+								threshold double precision, work name, min_bands integer,
+								slice integer, slice_count integer)
+	RETURNS void LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work_schema name;
+BEGIN
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	EXECUTE format('INSERT INTO %I.%I (key_a, key_b, size_a, size_b, resemblance) %s', work_schema, work || '_pairs',
+				   @extschema@.near_dupe_distributed_slice(source, key_column, sig_column, threshold, work, min_bands,
+														   slice, slice_count));
+	EXECUTE format('TRUNCATE %I.%I', work_schema, work || '_half');
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_into_slice(regclass, name, name, double precision, name, integer, integer, integer) IS 'a transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: the verified pairs of one slice into the work table <work>_pairs';
+
+-- The last transaction: the result from <work>_pairs (the groups: the walk
+-- on the coordinator, then every row), and the work tables dropped.
+CREATE FUNCTION @extschema@.near_dupe_distributed_into_finish(source regclass, key_column name, sig_column name,
+								result_name text, groups boolean, work name, caller text)
+	RETURNS void LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work_schema name;
+	assign_table text;
+BEGIN
+	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
+	EXECUTE format('DROP TABLE %1$I.%2$I, %1$I.%3$I, %1$I.%4$I, %1$I.%5$I', work_schema,
+				   work || '_bands', work || '_cand', work || '_sketched', work || '_half');
+	IF NOT groups THEN
+		EXECUTE format('INSERT INTO %s (key_a, key_b, resemblance) SELECT p.key_a, p.key_b, p.resemblance FROM %I.%I p',
+					   result_name, work_schema, work || '_pairs');
+		EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_pairs');
+		RETURN;
+	END IF;
+	assign_table := @extschema@.near_dupe_distributed_assign(source, key_column, work,
+		format('SELECT p.key_a, p.key_b, p.size_a, p.size_b, p.resemblance FROM %I.%I p', work_schema, work || '_pairs'), caller);
+	EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_pairs');
+	-- Every row passes through the coordinator to be numbered: Citus's tuple
+	-- store of the shards' rows, the sort and the rows to insert share
+	-- work_mem, each spilling to disk beyond its third.
+	PERFORM pg_catalog.set_config('work_mem',
+		greatest(64, (SELECT g.setting::integer FROM pg_catalog.pg_settings g WHERE g.name = 'work_mem') / 3) || 'kB',
+		true);
+	EXECUTE format('INSERT INTO %s (group_id, key, pivot, resemblance) %s', result_name,
+				   @extschema@.near_dupe_distributed_groups_query(source, key_column, sig_column, assign_table, false));
+	EXECUTE format('DROP TABLE %s', assign_table);
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_into_finish(regclass, name, name, text, boolean, name, text) IS 'the last transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: the result from the work table <work>_pairs into the result table, the work tables dropped';
+
+CREATE FUNCTION @extschema@.near_dupe_distributed_refuse_transaction_block(procedure text) RETURNS void
+	AS 'MODULE_PATHNAME', 'near_dupe_distributed_refuse_transaction_block' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_refuse_transaction_block(text) IS 'an error (25001) inside a transaction block, where the procedure named would fail at its first COMMIT';
+
+CREATE PROCEDURE @extschema@.near_dupe_distributed_into(source regclass, key_column name, sig_column name,
+								result_table text, threshold double precision, recall double precision,
+								slices integer, groups boolean, caller text)
+	LANGUAGE plpgsql
+	AS $procedure$
+DECLARE
+	work name;
+	start record;
+BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	PERFORM @extschema@.near_dupe_distributed_refuse_transaction_block(caller);
+	work := @extschema@.near_dupe_distributed_work_name(source);
+	SELECT * INTO start
+	  FROM @extschema@.near_dupe_distributed_into_start(source, key_column, sig_column, result_table, threshold, recall,
+														slices, groups, work);
+	FOR slice_number IN 1 .. start.slice_count LOOP
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		PERFORM @extschema@.near_dupe_distributed_into_slice(source, key_column, sig_column, threshold, work,
+															 start.min_bands, slice_number, start.slice_count);
+	END LOOP;
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	PERFORM @extschema@.near_dupe_distributed_into_finish(source, key_column, sig_column, start.result_name, groups, work,
+														  caller);
+END
+$procedure$;
+
+COMMENT ON PROCEDURE @extschema@.near_dupe_distributed_into(regclass, name, name, text, double precision, double precision, integer, boolean, text) IS 'the steps of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into, each committed: the band keys, each slice of the pairs, the result';
+
+-- Into result_table (created; an error if it exists): the pairs of
+-- near_dupe_pairs_distributed (key_a, key_b of the key's type, resemblance),
+-- distributed by key_a beside the source.
+CREATE PROCEDURE @extschema@.near_dupe_pairs_distributed_into(source regclass, key_column name, sig_column name,
+								result_table text,
+								threshold double precision DEFAULT @extschema@.minhash_threshold(),
+								recall double precision DEFAULT NULL, slices integer DEFAULT NULL)
+	LANGUAGE plpgsql
+	AS $procedure$
+BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	CALL @extschema@.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
+												false, 'near_dupe_pairs_distributed_into');
+END
+$procedure$;
+
+COMMENT ON PROCEDURE @extschema@.near_dupe_pairs_distributed_into(regclass, name, name, text, double precision, double precision, integer) IS 'the pairs of near_dupe_pairs_distributed written to a new table result_table (key_a, key_b, resemblance), distributed by key_a beside the source, committing after each step (outside a transaction block only) so that the workers hold one slice of the candidate pairs at a time: slices, or one per million rows';
+
+-- Into result_table (created; an error if it exists): the rows of
+-- near_dupe_groups_distributed (group_id, key and pivot of the key's type,
+-- resemblance), distributed by key beside the source.
+CREATE PROCEDURE @extschema@.near_dupe_groups_distributed_into(source regclass, key_column name, sig_column name,
+								result_table text,
+								threshold double precision DEFAULT @extschema@.minhash_threshold(),
+								recall double precision DEFAULT NULL, slices integer DEFAULT NULL)
+	LANGUAGE plpgsql
+	AS $procedure$
+BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	CALL @extschema@.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
+												true, 'near_dupe_groups_distributed_into');
+END
+$procedure$;
+
+COMMENT ON PROCEDURE @extschema@.near_dupe_groups_distributed_into(regclass, name, name, text, double precision, double precision, integer) IS 'the groups of near_dupe_groups_distributed written to a new table result_table (group_id, key, pivot, resemblance), distributed by key beside the source, committing after each step (outside a transaction block only) so that the workers hold one slice of the candidate pairs at a time: slices, or one per million rows';

@@ -71,16 +71,19 @@ DROP ROLE minhash_reviewer;
 
 -- One search_path rule: no function of the extension resolves a name
 -- through the caller's path.  A PL/pgSQL function pins its search_path to
--- pg_catalog, pg_temp.  A SQL function (inlined by the planner, which a SET
--- clause would stop) and a C function (whose SQL, if it runs any, names
--- every object by schema) carry no SET clause; a SQL body may name
--- operators and functions only with their schema, OPERATOR(schema.op) and
--- schema.function(...), with no cast and no other operator (string
--- literals aside).  Any function added against the rule shows up here; the
--- C functions that run SQL are run on a hostile path below.
+-- pg_catalog, pg_temp.  A PL/pgSQL procedure may commit, and one that
+-- commits may not carry a SET clause: each sets the path with set_config
+-- as its first statement and again after each COMMIT.  A SQL function
+-- (inlined by the planner, which a SET clause would stop) and a C function
+-- (whose SQL, if it runs any, names every object by schema) carry no SET
+-- clause; a SQL body may name operators and functions only with their
+-- schema, OPERATOR(schema.op) and schema.function(...), with no cast and
+-- no other operator (string literals aside).  Any function added against
+-- the rule shows up here; the C functions that run SQL are run on a
+-- hostile path below.
 CREATE TEMP VIEW search_path_rule_violations AS
 WITH extension_functions AS (
-	SELECT p.oid::regprocedure AS fn, l.lanname, p.proconfig,
+	SELECT p.oid::regprocedure AS fn, l.lanname, p.prokind, p.prosrc, p.proconfig,
 		   regexp_replace(regexp_replace(regexp_replace(p.prosrc, '''[^'']*''', '''''', 'g'),
 										 'OPERATOR\s*\(\s*\w+\s*\.\s*[^)\s]+\s*\)', ' ', 'g'),
 						  '\m\w+\s*\.\s*\w+\s*\(', ' , (', 'g') AS unqualified_part
@@ -90,24 +93,33 @@ WITH extension_functions AS (
 	 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash')
 )
 SELECT f.fn AS function,
-	   CASE WHEN f.lanname = 'plpgsql' THEN 'search_path not pinned to pg_catalog, pg_temp'
+	   CASE WHEN f.lanname = 'plpgsql' AND f.prokind = 'p' THEN 'procedure without set_config(''search_path'', ''pg_catalog, pg_temp'', true) first and after each COMMIT'
+			WHEN f.lanname = 'plpgsql' THEN 'search_path not pinned to pg_catalog, pg_temp'
 			WHEN f.proconfig IS NOT NULL THEN 'SET clause on a function in ' || f.lanname
 			WHEN f.unqualified_part ~ '[-+*/<>=~!@#%^&|`?:]' THEN 'unqualified operator or cast in the body'
 			ELSE 'unqualified function call in the body' END AS problem
   FROM extension_functions f
  WHERE CASE f.lanname
-			WHEN 'plpgsql' THEN NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (f.proconfig), false)
+			WHEN 'plpgsql' THEN
+				CASE WHEN f.prokind = 'p'
+					 THEN f.proconfig IS NOT NULL
+						  OR f.prosrc !~ '^\s*(DECLARE[^;]*(;[^;]*)*?)?\mBEGIN\s+PERFORM pg_catalog\.set_config\(''search_path'', ''pg_catalog, pg_temp'', true\);'
+						  OR f.prosrc ~* 'COMMIT\s*;(?!\s*PERFORM pg_catalog\.set_config\(''search_path'', ''pg_catalog, pg_temp'', true\);)'
+					 ELSE NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (f.proconfig), false) END
 			WHEN 'sql' THEN f.proconfig IS NOT NULL
 							OR f.unqualified_part ~ '[-+*/<>=~!@#%^&|`?:]'
 							OR f.unqualified_part ~ '\m\w+\s*\('
 			ELSE f.proconfig IS NOT NULL END;
 SELECT * FROM search_path_rule_violations ORDER BY 1::text;
 -- The check sees a PL/pgSQL function added to the extension without a
--- pinned path, a SQL body with an unqualified operator, and a pinned C
--- function.
+-- pinned path, a procedure that commits without setting the path again, a
+-- SQL body with an unqualified operator, and a pinned C function.
 BEGIN;
 CREATE FUNCTION public.minhash_unpinned_probe(a minhash) RETURNS bigint LANGUAGE plpgsql AS 'BEGIN RETURN public.minhash_size(a); END';
 ALTER EXTENSION minhash ADD FUNCTION public.minhash_unpinned_probe(minhash);
+CREATE PROCEDURE public.minhash_unpinned_procedure() LANGUAGE plpgsql
+	AS 'BEGIN PERFORM pg_catalog.set_config(''search_path'', ''pg_catalog, pg_temp'', true); COMMIT; PERFORM public.minhash_size(NULL); END';
+ALTER EXTENSION minhash ADD PROCEDURE public.minhash_unpinned_procedure();
 CREATE OR REPLACE FUNCTION public.resembles(a minhash, b minhash, threshold double precision) RETURNS boolean
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a %> public.minhash_query(b, threshold) $$;
 ALTER FUNCTION public.near_dupe_groups(regclass, name, name, double precision) SET search_path = pg_catalog, pg_temp;

@@ -22,7 +22,10 @@
 #   pairs and groups, one node beside the _distributed forms, at 0.8 exact
 #               and 0.6 with recall 0.99: time, the coordinator backend's
 #               peak private memory (RssAnon sampled every 10 ms), and
-#               whether the rows are the same, in the same order
+#               whether the rows are the same, in the same order;
+#               MINHASH_BENCH_INTO=1 groups on Citus with
+#               CALL near_dupe_groups_distributed_into instead (its table's
+#               rows taken in near_dupe_groups' order)
 # MINHASH_BENCH_SWEEP="2 32" adds, for each shard count, a distributed copy
 # (INSERT ... SELECT from the first, index, analyze) and its lookups;
 # MINHASH_BENCH_SETTINGS=1 times the lookups again under a few Citus
@@ -119,6 +122,15 @@ q -o /dev/null -c "CREATE TABLE one_tiny AS SELECT id, sig FROM one WHERE id <= 
     -c "CREATE TABLE dist_tiny (LIKE one_tiny)" -c "SELECT create_distributed_table('dist_tiny', 'id', colocate_with => 'dist')" \
     -c "INSERT INTO dist_tiny SELECT * FROM one_tiny"
 hashed() { echo "SELECT count(*) || ' ' || sum(hashtextextended(r::text, 0)::numeric) FROM $1 WITH ORDINALITY r"; }
+# The same for a result table of near_dupe_groups_distributed_into: its rows
+# in near_dupe_groups' order (a group's pivot first, then by size and key).
+hashed_table() {
+    echo "SELECT count(*) || ' ' || sum(hashtextextended(ROW(x.group_id, x.key::text, x.pivot::text, x.resemblance, x.ord)::text, 0)::numeric)
+            FROM (SELECT g.*, row_number() OVER (ORDER BY g.group_id, g.key <> g.pivot, minhash_size(s.sig) DESC NULLS LAST, g.key) AS ord
+                    FROM $1 g JOIN dist s ON s.id = g.key) x"
+}
+# MINHASH_BENCH_INTO=1: Citus's groups by the procedure (a COMMIT per step).
+INTO=${MINHASH_BENCH_INTO:-0}
 GROUP_MEMORY=${MINHASH_BENCH_GROUP_MEMORY:-8GB}
 warm="SET minhash.group_memory = '$GROUP_MEMORY';
 SELECT count(*) FROM near_dupe_groups('one_tiny', 'id', 'sig', 0.8) \\g /dev/null
@@ -138,6 +150,15 @@ for side in one dist; do
         for fn in ${MINHASH_BENCH_CALLS:-pairs groups}; do
             call="near_dupe_$fn('one', 'id', 'sig', $args)"
             [[ $side == dist ]] && call="near_dupe_${fn}_distributed('dist', 'id', 'sig', $args)"
+            if [[ $side == dist && $fn == groups && $INTO == 1 ]]; then
+                call="near_dupe_groups_distributed_into('dist', 'id', 'sig', 'dist_groups', $args)"
+                say "CALL $call"
+                q -c "DROP TABLE IF EXISTS dist_groups"
+                read -r "W[$side.$fn.$t.kb]" "W[$side.$fn.$t.sec]" _ < <(citus_peak_memory "$DIR" "$warm" "CALL $call")
+                W[$side.$fn.$t.rows]=$(q -c "$(hashed_table dist_groups)")
+                q -c "DROP TABLE dist_groups"
+                continue
+            fi
             say "$call"
             read -r "W[$side.$fn.$t.kb]" "W[$side.$fn.$t.sec]" "W[$side.$fn.$t.rows]" < <(citus_peak_memory "$DIR" "$warm" "$(hashed "$call")")
         done

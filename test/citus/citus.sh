@@ -382,6 +382,62 @@ check "a null threshold (22004) and a recall of 1 (22023) are refused" 1 \
     "$(grep -q 'ERROR: *22004: threshold must not be null .*ERROR: *22023: recall must be between 0 and 1, exclusive' <<<"$e" && echo 1 || echo 0)"
 check "no work table is left behind after the errors" 0 "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
 
+# --- the procedures: a step per transaction, the pairs in slices -----------
+# near_dupe_pairs_distributed_into / near_dupe_groups_distributed_into write
+# the rows of the functions into a new table distributed beside the source,
+# committing after the band keys, after each slice of the pairs and after
+# the result, so that the workers' disk holds one slice's candidates at a
+# time.  Compared row for row with one node (the keys, group ids,
+# pivots and resemblances; a table has no order, so sorted by them), with
+# slices and without, exact and with recall; the slices part the
+# candidates (their counts add up to the one-shot call's); each step is a
+# transaction of its own (the coordinator's transaction ids).
+sorted_rows() { echo "SELECT count(*) || ' ' || md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM ($1) r"; }
+bad=0
+for config in "groups 0.5 3" "groups 0.8 1" "groups 0.6 2 0.99" "pairs 0.5 3" "pairs 0.6 4 0.99"; do
+    read -r fn t slices recall <<<"$config"
+    if [[ $fn == groups ]]; then cols="group_id, key::text, pivot::text, resemblance"; else cols="key_a::text, key_b::text, resemblance"; fi
+    local_args=", $t"; dist_args=", $t"
+    [[ -n "$recall" ]] && { local_args+=", NULL::text, $recall"; dist_args+=", recall => $recall"; }
+    q -c "DROP TABLE IF EXISTS into_result" -c "CALL near_dupe_${fn}_distributed_into('mail', 'id', 'sig', 'into_result'$dist_args, slices => $slices)"
+    a=$(q -c "$(sorted_rows "SELECT * FROM near_dupe_$fn('mail_local', 'id', 'sig'$local_args)")")
+    b=$(q -c "$(sorted_rows "SELECT $cols FROM into_result")")
+    [[ "$a" == "$b" ]] || { bad=$((bad + 1)); echo "     $config: one node {$a} procedure {$b}"; }
+done
+check "near_dupe_{pairs,groups}_distributed_into(mail) equal one node (0.5 and 0.8 exact, 0.6 with recall; 1 to 4 slices)" 0 "$bad"
+check "the result table is distributed by its key beside the source" \
+    "$(q -c "SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = 'mail'::regclass") key_a" \
+    "$(q -c "SELECT colocationid, column_to_column_name(logicalrelid, partkey) FROM pg_dist_partition WHERE logicalrelid = 'into_result'::regclass" | tr '|' ' ')"
+one_shot=$(q -c "SET client_min_messages = debug1" -c "SELECT count(*) FROM near_dupe_pairs_distributed('mail', 'id', 'sig', 0.5)" 2>&1 |
+           grep -oE '[0-9]+ candidate pairs' | grep -oE '^[0-9]+' || true)
+q -c "DROP TABLE into_result"
+x0=$(q -c "SELECT txid_current()")
+sliced=$(q -c "SET client_min_messages = debug1" -c "CALL near_dupe_pairs_distributed_into('mail', 'id', 'sig', 'into_result', 0.5, slices => 3)" 2>&1 |
+         grep -oE 'slice [0-9]+ of 3: [0-9]+ candidate pairs' || true)
+x1=$(q -c "SELECT txid_current()")
+check "3 slices, whose candidate pairs add up to the one-shot call's ($one_shot)" "3 $one_shot" \
+    "$(wc -l <<<"$sliced") $(grep -oE '[0-9]+ candidate' <<<"$sliced" | awk '{s += $1} END {print s + 0}')"
+check "a transaction per step: the band keys, 3 slices, the result (at least 5 transaction ids)" 1 "$(( x1 - x0 - 1 >= 5 ? 1 : 0 ))"
+remote=$(q -c "SET citus.log_remote_commands = on" -c "DROP TABLE into_result" \
+           -c "CALL near_dupe_groups_distributed_into('docs', 'id', 'sig', 'into_result', 0.8, slices => 2)" 2>&1 |
+         awk '/^NOTICE:  issuing/ {cmd = $0; next} /^DETAIL:  on server/ && cmd != "" {print $0 " ||| " cmd; cmd = ""}')
+check "remote commands: each slice joins the band table with itself on each of its $SHARDS shards" "$((2 * SHARDS))" \
+    "$(grep -E "$worker_ports" <<<"$remote" |
+       sed -nE 's/.*_bands_([0-9]+) a JOIN .* WHERE \(a\.slice OPERATOR\(pg_catalog\.=\) ([0-9]+)\).*/\1 \2/p' | sort -u | wc -l)"
+check "no work table is left behind by the procedures" 0 "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+e=$(err_of "BEGIN; CALL near_dupe_groups_distributed_into('docs', 'id', 'sig', 'into_other', 0.8)")
+check "CALL inside a transaction block is refused before any work (25001, hint)" 1 \
+    "$(grep -q 'ERROR: *25001: near_dupe_groups_distributed_into cannot run inside a transaction block .*HINT: *Run CALL on its own, outside BEGIN and COMMIT' <<<"$e" && echo 1 || echo 0)"
+e=$(err_of "CALL near_dupe_pairs_distributed_into('docs', 'id', 'sig', 'into_result', 0.8)")
+check "an existing result table is refused before any work (42P07)" 1 \
+    "$(grep -q 'ERROR: *42P07: relation "into_result" already exists' <<<"$e" && echo 1 || echo 0)"
+e="$(err_of "CALL near_dupe_groups_distributed_into('docs_local', 'id', 'sig', 'into_other', 0.8)") $(err_of "CALL near_dupe_groups_distributed_into('docs', 'id', 'sig', 'into_other', 0.8, slices => 0)")"
+check "a table of one node (42809) and 0 slices (22023) are refused" 1 \
+    "$(grep -q 'ERROR: *42809: table "docs_local" is not a distributed table .*ERROR: *22023: slices must be between 1 and 1024' <<<"$e" && echo 1 || echo 0)"
+check "after the errors: no result table, no work table" "0 0" \
+    "$(q -c "SELECT count(*) FROM pg_class WHERE relname = 'into_other'") $(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+q -c "DROP TABLE into_result"
+
 # --- the flagging trigger on a distributed table -----------------------------
 # One edited copy (c = 1) of each template inserted after the templates: on
 # one node each copy that reaches 0.5 is flagged with its template.  On a
