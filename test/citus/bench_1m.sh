@@ -5,7 +5,7 @@
 #   flock /work/bench.lock bash test/citus/bench_1m.sh [DOCS]     # default 1000000
 #
 # Builds Citus once (build_citus.sh), starts three clusters of its own in
-# <repo>/.cache/citus-bench (ports MINHASH_CITUS_PORT..+2, default 5551-5553:
+# <repo>/.cache/citus-bench (MINHASH_BENCH_DIR; ports MINHASH_CITUS_PORT..+2, default 5551-5553:
 # not while citus.sh runs), loads the SpamAssassin corpus into the
 # coordinator and generates DOCS documents from it
 # (test/corpus/generate_realistic.sql).  Then the same steps, timed, on a
@@ -42,7 +42,7 @@ rc=0; PGC=$("$HERE/build_citus.sh") || rc=$?
 # shellcheck source=test/citus/lib.sh
 source "$HERE/lib.sh"
 BASE=${MINHASH_CITUS_PORT:-5551}
-DIR=$REPO_ROOT/.cache/citus-bench
+DIR=${MINHASH_BENCH_DIR:-$REPO_ROOT/.cache/citus-bench}
 citus_start "$DIR" "$BASE" "$PGC" "shared_buffers = 1GB
 maintenance_work_mem = 512MB
 work_mem = 64MB
@@ -155,8 +155,8 @@ for side in one dist; do
                 say "CALL $call"
                 q -c "DROP TABLE IF EXISTS dist_groups"
                 read -r "W[$side.$fn.$t.kb]" "W[$side.$fn.$t.sec]" _ < <(citus_peak_memory "$DIR" "$warm" "CALL $call")
-                W[$side.$fn.$t.rows]=$(q -c "$(hashed_table dist_groups)")
-                q -c "DROP TABLE dist_groups"
+                W[$side.$fn.$t.rows]=$(q -c "$(hashed_table dist_groups)" 2>&1 || true)
+                q -c "DROP TABLE IF EXISTS dist_groups"
                 continue
             fi
             say "$call"
@@ -213,7 +213,8 @@ echo "| lookups at 0.8, p50 / p95 (200) | ${R[one.p50]} / ${R[one.p95]} ms | ${R
 echo "| near_dupe_groups at 0.8 | ${R[one.gtime]} s (${R[one.groups]%% *} groups) | ${R[dist.gtime]} s (${R[dist.groups]%% *} groups, $same rows) |"
 fi
 echo
-echo "| call (coordinator: time, peak private memory) | one node: near_dupe_pairs / near_dupe_groups | Citus: near_dupe_pairs_distributed / near_dupe_groups_distributed |"
+citus_groups=near_dupe_groups_distributed; ((INTO)) && citus_groups="CALL near_dupe_groups_distributed_into"
+echo "| call (coordinator: time, peak private memory) | one node: near_dupe_pairs / near_dupe_groups | Citus: near_dupe_pairs_distributed / $citus_groups |"
 echo "|---|---|---|"
 printf '%s\n' "${work_rows[@]}"
 echo
