@@ -1737,3 +1737,66 @@ END
 $procedure$;
 
 COMMENT ON PROCEDURE @extschema@.near_dupe_groups_distributed_into(regclass, name, name, text, double precision, double precision, integer) IS 'the groups of near_dupe_groups_distributed written to a new table result_table (group_id, key, pivot, resemblance), distributed by key beside the source, committing after each step (outside a transaction block only) so that the workers hold one slice of the candidate pairs at a time: slices, or one per million rows';
+
+----- What the 1.2 library changed before this update (keep this section last) -----
+
+-- The library serves every installed version's SQL, so 1.2's rule for a
+-- document without words (its signature resembles nothing, itself included)
+-- reached 1.1's functions as soon as the library was installed; every other
+-- result of 1.1's functions is the same (test/upgrade/library_diff.sh).
+-- Values a 1.1 database stored from those functions may hold the old
+-- answers: say which of the user's objects can, and what to do.  Only when
+-- the database has a signature column or an object over those functions, so
+-- a fresh install says nothing.  Creates nothing.
+DO $notice$
+DECLARE
+	ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'minhash');
+	sig_type oid := (SELECT t.oid FROM pg_catalog.pg_type t
+					   WHERE t.typname OPERATOR(pg_catalog.=) 'minhash'
+						 AND t.typnamespace OPERATOR(pg_catalog.=) (SELECT e.extnamespace FROM pg_catalog.pg_extension e
+																	  WHERE e.oid OPERATOR(pg_catalog.=) ext));
+	yours text[];
+BEGIN
+	SELECT pg_catalog.array_agg(what ORDER BY what) INTO yours FROM (
+		-- columns of signatures
+		SELECT pg_catalog.format('column %s.%I', a.attrelid::pg_catalog.regclass, a.attname) AS what
+		  FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid
+		 WHERE a.atttypid OPERATOR(pg_catalog.=) sig_type AND NOT a.attisdropped
+		   AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p,m,f}'::"char"[])
+		UNION
+		-- indexes, materialized views, generated columns, constraints and
+		-- triggers of the user's over a changed function or operator (views
+		-- and functions compute again on each call: not listed)
+		SELECT pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid)
+		  FROM pg_catalog.pg_depend d
+		  JOIN pg_catalog.pg_depend m ON m.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+									  AND m.refobjid OPERATOR(pg_catalog.=) ext AND m.deptype OPERATOR(pg_catalog.=) 'e'
+									  AND m.classid OPERATOR(pg_catalog.=) d.refclassid AND m.objid OPERATOR(pg_catalog.=) d.refobjid
+		 WHERE d.deptype OPERATOR(pg_catalog.<>) 'e'
+		   AND d.classid OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.pg_class', 'pg_catalog.pg_attrdef', 'pg_catalog.pg_constraint',
+														  'pg_catalog.pg_trigger', 'pg_catalog.pg_rewrite']::pg_catalog.regclass[]::pg_catalog.oid[])
+		   AND (EXISTS (SELECT 1 FROM pg_catalog.pg_proc p
+						 WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+						   AND p.oid OPERATOR(pg_catalog.=) d.refobjid
+						   AND p.proname OPERATOR(pg_catalog.=) ANY ('{resemblance,containment,minhash_distance,minhash_similar,minhash_similar_text,minhash_query_match,resembles,resembles_approx,resemblance_interval,shingle_resemblance,chunk_similarity,minhash_flag_duplicates}'::pg_catalog.name[]))
+				OR EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
+							WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+							  AND o.oid OPERATOR(pg_catalog.=) d.refobjid
+							  AND o.oprname OPERATOR(pg_catalog.=) ANY ('{%,%>,%~,<%>}'::pg_catalog.name[])))
+		   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend x
+							WHERE x.classid OPERATOR(pg_catalog.=) d.classid AND x.objid OPERATOR(pg_catalog.=) d.objid
+							  AND x.deptype OPERATOR(pg_catalog.=) 'e')
+		   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid OPERATOR(pg_catalog.=) r.ev_class
+							WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_rewrite'::pg_catalog.regclass
+							  AND r.oid OPERATOR(pg_catalog.=) d.objid AND v.relkind OPERATOR(pg_catalog.=) 'v')) found;
+	IF yours IS NULL THEN
+		RETURN;
+	END IF;
+	RAISE WARNING 'since the minhash 1.2 library was installed, a document without words resembles nothing, itself included'
+		USING DETAIL = pg_catalog.format('For a signature of size 0 (a text without words), resemblance(), containment() and shingle_resemblance() now give 0, <%%> 1, chunk_similarity() s_j and s_l 0, resemblance_interval() [0, 0], and %%, %%>, %%~, resembles() and resembles_approx() false at every threshold (before 1.2: 1 and true for two of them, and true at threshold 0); the flagging trigger, near_dupe_pairs and near_dupe_groups no longer pair such rows. Every other result, the signatures and the GIN index keys are unchanged. Yours that may hold the old answers: %s.',
+										 pg_catalog.array_to_string(yours[1:20], ', ')
+										 OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.cardinality(yours) OPERATOR(pg_catalog.>) 20
+																	  THEN pg_catalog.format(' and %s more', pg_catalog.cardinality(yours) OPERATOR(pg_catalog.-) 20) ELSE '' END),
+			  HINT = 'Recompute what you stored from these functions for rows whose minhash_size(sig) is 0: UPDATE t SET sig = sig WHERE minhash_size(sig) = 0 re-flags them and recomputes generated columns; REINDEX expression indexes over these functions, refresh materialized views, and group again tables of near_dupe_groups that hold such rows. GIN indexes need nothing. See CHANGELOG.md, "Upgrading from 1.1".';
+END
+$notice$;
