@@ -1762,7 +1762,7 @@ BEGIN
 		SELECT pg_catalog.format('column %s.%I', a.attrelid::pg_catalog.regclass, a.attname) AS what
 		  FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid
 		 WHERE a.atttypid OPERATOR(pg_catalog.=) sig_type AND NOT a.attisdropped
-		   AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p,m,f}'::"char"[])
+		   AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p,m,f}'::pg_catalog."char"[])
 		UNION
 		-- indexes, materialized views, generated columns, constraints and
 		-- triggers of the user's over a changed function or operator (views

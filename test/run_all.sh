@@ -38,6 +38,7 @@ EXTRA_SUITES=(
     test/accuracy/differential.sh
     test/upgrade/dump_restore.sh
     test/upgrade/fresh_vs_upgraded.sh
+    test/upgrade/update_warning.sh
     test/upgrade/pg_upgrade.sh
     test/stress/crash_recovery_short.sh
     test/stress/cancel_short.sh
