@@ -1748,7 +1748,7 @@ COMMENT ON PROCEDURE @extschema@.near_dupe_groups_distributed_into(regclass, nam
 -- answers: say which of the user's objects can, and what to do.  Only when
 -- the database has a signature column or an object over those functions, so
 -- a fresh install says nothing.  Creates nothing.
-DO $notice$
+DO $warning$
 DECLARE
 	ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'minhash');
 	sig_type oid := (SELECT t.oid FROM pg_catalog.pg_type t
@@ -1799,4 +1799,4 @@ BEGIN
 																	  THEN pg_catalog.format(' and %s more', pg_catalog.cardinality(yours) OPERATOR(pg_catalog.-) 20) ELSE '' END),
 			  HINT = 'Recompute what you stored from these functions for rows whose minhash_size(sig) is 0: UPDATE t SET sig = sig WHERE minhash_size(sig) = 0 re-flags them and recomputes generated columns; REINDEX expression indexes over these functions, refresh materialized views, and group again tables of near_dupe_groups that hold such rows. GIN indexes need nothing. See CHANGELOG.md, "Upgrading from 1.1".';
 END
-$notice$;
+$warning$;
