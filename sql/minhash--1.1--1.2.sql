@@ -452,38 +452,21 @@ $alone$,
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
-	RETURN format($page$<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="minhash near_dupe_review_html">
-<title>%1$s</title>
-<style>
-%10$s</style>
-</head>
-<body>
-<header class="summary">
-<h1>%1$s</h1>
-<dl>
-<dt>Documents</dt><dd class="size">%2$s</dd>
-<dt>Pivot</dt><dd class="pivot-key">%3$s</dd>
-<dt>Mean resemblance</dt><dd class="mean">%4$s</dd>
-<dt>Lowest resemblance</dt><dd class="min">%5$s</dd>
-<dt>Text</dt><dd class="source">column %6$s of %7$s, shared chunks of %8$s or more words</dd>
+	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_html', format($summary$<dl>
+<dt>Documents</dt><dd class="size">%1$s</dd>
+<dt>Pivot</dt><dd class="pivot-key">%2$s</dd>
+<dt>Mean resemblance</dt><dd class="mean">%3$s</dd>
+<dt>Lowest resemblance</dt><dd class="min">%4$s</dd>
+<dt>Text</dt><dd class="source">column %5$s of %6$s, shared chunks of %7$s or more words</dd>
 </dl>
 <p class="legend">Each member stands beside the pivot. <mark data-chunk="1">Highlighted text</mark> is a <mark data-chunk="2">chunk both share</mark>, the same colour on both sides; plain text is on that side only, and each member's differences link to it. Long shared passages are folded: open them to read them.</p>
-</header>
-%9$s</body>
-</html>
-$page$,
-		heading, member_count + 1, pivot_doc,
+$summary$,
+		member_count + 1, pivot_doc,
 		CASE WHEN member_count = 0 THEN '&ndash;' ELSE round((resemblance_sum / member_count)::numeric, 3)::text END,
 		coalesce(round(resemblance_min::numeric, 3)::text, '&ndash;'),
 		(SELECT h.a_marked FROM @extschema@.highlight(text_column::text, '', 1, 'html') h),
 		(SELECT h.a_marked FROM @extschema@.highlight(source::text, '', 1, 'html') h),
-		min_words, body, @extschema@.review_style());
+		min_words), body);
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer, name, bigint) IS 'one group as a self-contained HTML page for review, each document named by label_column and its key: members with the pivot''s exact text listed on one line, the others beside the pivot with shared chunks marked alike, long ones folded, and a list of differences linked to where they are; at most max_text_bytes of document text, with a note saying what was left out; every input escaped';
@@ -513,6 +496,40 @@ END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document''s name on a review page, HTML-escaped: <span class="label"> (if a label is given) and <span class="key">';
+
+-- The one page both review pages are drawn in: a complete HTML document
+-- with the style sheet inline and a Content-Security-Policy that allows
+-- nothing else (no script, nothing loaded), the title also the heading of
+-- a summary box, then the content.  The title, summary and content come
+-- escaped; generator names the function that drew the page.
+CREATE FUNCTION @extschema@.review_page_html(title text, generator text, summary text, content text)
+	RETURNS text
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	RETURN format($page$<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="minhash %2$s">
+<title>%1$s</title>
+<style>
+%5$s</style>
+</head>
+<body>
+<header class="summary">
+<h1>%1$s</h1>
+%3$s</header>
+%4$s</body>
+</html>
+$page$,
+		title, generator, summary, content, @extschema@.review_style());
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.review_page_html(text, text, text, text) IS 'the page of near_dupe_review_html and near_dupe_review_index_html: doctype, head with the style sheet and a policy that loads nothing, a summary box headed by the title, then the content; every argument already escaped';
 
 -- The review pages' style sheet.  Shared chunks take their colour from the
 -- last digit of their number, so neighbouring chunks always differ; the ten
@@ -642,45 +659,29 @@ BEGIN
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
-	RETURN format($page$<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="minhash near_dupe_review_index_html">
-<title>%1$s</title>
-<style>
-%2$s</style>
-</head>
-<body>
-<header class="summary">
-<h1>%1$s</h1>
-<dl>
-<dt>Groups of two or more</dt><dd class="groups">%3$s</dd>
-<dt>Documents in them</dt><dd class="grouped">%4$s</dd>
-<dt>Groups of one</dt><dd class="singletons">%5$s</dd>
-<dt>Documents</dt><dd class="documents">%6$s</dd>
+	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_index_html', format($summary$<dl>
+<dt>Groups of two or more</dt><dd class="groups">%1$s</dd>
+<dt>Documents in them</dt><dd class="grouped">%2$s</dd>
+<dt>Groups of one</dt><dd class="singletons">%3$s</dd>
+<dt>Documents</dt><dd class="documents">%4$s</dd>
 </dl>
 <p class="legend">One line per group of two or more: open a group to read its members beside their pivot. Documents that are groups of one have no page.</p>
-</header>
-<section class="index">
+$summary$,
+		groups, grouped, singletons, grouped + singletons),
+		format($index$<section class="index">
 <table>
 <thead><tr><th>Group</th><th>Documents</th><th>Pivot</th><th>Lowest resemblance</th></tr></thead>
 <tbody>
-%7$s
+%1$s
 </tbody>
 </table>
-<p class="singletons">and %5$s %8$s of one, not listed: %9$s</p>
+<p class="singletons">and %2$s %3$s of one, not listed: %4$s</p>
 </section>
-</body>
-</html>
-$page$,
-		heading, @extschema@.review_style(), groups, grouped, singletons, grouped + singletons, rows,
-		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END,
+$index$,
+		rows, singletons, CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END,
 		format('<span class="alone">%s</span> %s, <span class="no-words">%s</span> %s without words, <span class="no-signature">%s</span> without a signature',
 			   singletons - no_words - no_signature, CASE WHEN singletons - no_words - no_signature = 1 THEN 'singleton' ELSE 'singletons' END,
-			   no_words, CASE WHEN no_words = 1 THEN 'document' ELSE 'documents' END, no_signature));
+			   no_words, CASE WHEN no_words = 1 THEN 'document' ELSE 'documents' END, no_signature)));
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one: singletons, documents without words, rows without a signature; every input escaped';
