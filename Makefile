@@ -56,6 +56,7 @@ GLUE_OBJS = \
 	src/minhash_selectivity.o \
 	src/minhash_type.o \
 	src/minhash_explain.o \
+	src/minhash_review_html.o \
 	src/minhash_interval.o \
 	src/minhash_fetch.o \
 	src/minhash_fault.o \
@@ -93,6 +94,7 @@ include $(PGXS)
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
 src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_statement.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
+src/minhash_explain.o src/minhash_review_html.o: src/minhash_explain.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).
