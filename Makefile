@@ -36,6 +36,10 @@ GLUE_OBJS = \
 	src/minhash_build.o \
 	src/minhash_aggregate.o \
 	src/minhash_trigger.o \
+	src/minhash_trigger_config.o \
+	src/minhash_trigger_cache.o \
+	src/minhash_trigger_lookup.o \
+	src/minhash_trigger_sign.o \
 	src/minhash_compare.o \
 	src/minhash_gin.o \
 	src/minhash_group.o \
@@ -95,6 +99,7 @@ $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
 src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_statement.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
 src/minhash_explain.o src/minhash_review_html.o: src/minhash_explain.h
+src/minhash_trigger.o src/minhash_trigger_config.o src/minhash_trigger_cache.o src/minhash_trigger_lookup.o src/minhash_trigger_sign.o: src/minhash_trigger.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).

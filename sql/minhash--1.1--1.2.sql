@@ -956,7 +956,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_review(regclass, regclass, name, name,
 
 -- minhash_flag_duplicates()'s arguments after a document column, and a
 -- shingles argument last; it builds the signature the statement did not set
--- (src/minhash_trigger.c, sign_row) and then flags as minhash_flag_duplicates
+-- (src/minhash_trigger_sign.c) and then flags as minhash_flag_duplicates
 -- does.  Runs a query: VOLATILE, and a trigger never runs in a parallel
 -- worker.
 CREATE FUNCTION @extschema@.minhash_sign_and_flag() RETURNS trigger
