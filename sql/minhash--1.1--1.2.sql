@@ -1740,8 +1740,8 @@ COMMENT ON FUNCTION @extschema@.near_dupe_groups_distributed(regclass, name, nam
 -- The functions above are one transaction, and nothing a step writes
 -- leaves the workers' disk before it ends: Citus keeps each repartitioned
 -- step's intermediate files until then, and a dropped or emptied table's
--- files go at commit.  So they need every step's work at once (at 10M
--- realistic documents and 0.6 with recall, some 70 GB).  The procedures
+-- files go at commit.  So they need every step's work at once
+-- (test/citus/README.md has the figures).  The procedures
 -- below commit after the band keys and after each slice of the pairs, so
 -- that the workers hold the band keys and one slice's candidates at a
 -- time; each slice reads the band keys once more.  The verified pairs

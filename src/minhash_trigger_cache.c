@@ -213,12 +213,12 @@ build_flag_trigger(TriggerData *trigdata, Oid function_oid, bool signs)
  * With fastupdate on (GIN's default) an index queues new entries in a
  * pending list, and every scan reads the whole list: each row a load
  * inserts makes the next rows' lookups slower, until VACUUM, autovacuum or
- * gin_pending_list_limit merges the list (test/bench/trigger_index.sh:
- * 2,000 rows load about 37 times slower than with fastupdate off, slower
- * than with no index at all).  The README creates the index WITH (fastupdate
- * = off); a trigger whose signature column has a GIN index with fastupdate
- * on that can serve its lookup (its operator family holds %>, so not
- * gin_minhash_approx_ops) says so, once per trigger and session.
+ * gin_pending_list_limit merges the list, so that a load ends slower than
+ * with no index at all (test/bench/README.md has the figures).  The README
+ * creates the index WITH (fastupdate = off); a trigger whose signature
+ * column has a GIN index with fastupdate on that can serve its lookup (its
+ * operator family holds %>, so not gin_minhash_approx_ops) says so, once
+ * per trigger and session.
  */
 static List *triggers_warned_fastupdate = NIL;
 
