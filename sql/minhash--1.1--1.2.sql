@@ -452,7 +452,7 @@ $alone$,
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
-	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_html', format($summary$<dl>
+	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_html'::text, format($summary$<dl>
 <dt>Documents</dt><dd class="size">%1$s</dd>
 <dt>Pivot</dt><dd class="pivot-key">%2$s</dd>
 <dt>Mean resemblance</dt><dd class="mean">%3$s</dd>
@@ -659,7 +659,7 @@ BEGIN
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
-	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_index_html', format($summary$<dl>
+	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_index_html'::text, format($summary$<dl>
 <dt>Groups of two or more</dt><dd class="groups">%1$s</dd>
 <dt>Documents in them</dt><dd class="grouped">%2$s</dd>
 <dt>Groups of one</dt><dd class="singletons">%3$s</dd>
