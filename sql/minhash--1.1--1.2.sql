@@ -104,7 +104,8 @@ DECLARE
 BEGIN
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	RETURN QUERY EXECUTE format($q$
 		SELECT count(*), count(DISTINCT g.group_id),
@@ -127,7 +128,8 @@ DECLARE
 BEGIN
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	RETURN QUERY EXECUTE format($q$
 		SELECT size, count(*), sum(size)::bigint,
@@ -156,7 +158,8 @@ BEGIN
 	END IF;
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	SELECT a.atttypid INTO pivot_type FROM pg_catalog.pg_attribute a
 	 WHERE a.attrelid = group_table AND a.attname = 'pivot' AND a.attnum > 0 AND NOT a.attisdropped;
@@ -295,7 +298,8 @@ BEGIN
 	END IF;
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, label_column] LOOP
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
@@ -633,7 +637,8 @@ BEGIN
 	END LOOP;
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 
 	-- Labels by one join on the keys as text (a hash join, not a look-up
@@ -763,7 +768,8 @@ DECLARE
 BEGIN
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	RETURN QUERY EXECUTE format($q$
 		WITH sized AS (
@@ -807,7 +813,8 @@ BEGIN
 	END LOOP;
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	-- Keys matched by their text, as near_dupe_groups wrote them, a null key
 	-- meeting the null key; a key the source does not hold has no text, and
@@ -863,7 +870,8 @@ DECLARE
 BEGIN
 	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
 	END IF;
 	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
