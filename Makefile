@@ -36,6 +36,10 @@ GLUE_OBJS = \
 	src/minhash_build.o \
 	src/minhash_aggregate.o \
 	src/minhash_trigger.o \
+	src/minhash_trigger_config.o \
+	src/minhash_trigger_cache.o \
+	src/minhash_trigger_lookup.o \
+	src/minhash_trigger_sign.o \
 	src/minhash_compare.o \
 	src/minhash_gin.o \
 	src/minhash_group.o \
@@ -56,6 +60,7 @@ GLUE_OBJS = \
 	src/minhash_selectivity.o \
 	src/minhash_type.o \
 	src/minhash_explain.o \
+	src/minhash_review_html.o \
 	src/minhash_interval.o \
 	src/minhash_fetch.o \
 	src/minhash_fault.o \
@@ -64,7 +69,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh sketch layout explain report reports review aggregate trigger trigger_sign group group_sql group_spill group_append pairs empty_documents prepared approx security row_security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh sketch layout explain report reports review report_keys aggregate trigger trigger_sign group group_sql group_spill group_append pairs empty_documents prepared approx security row_security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
@@ -93,6 +98,8 @@ include $(PGXS)
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
 src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_statement.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
+src/minhash_explain.o src/minhash_review_html.o: src/minhash_explain.h
+src/minhash_trigger.o src/minhash_trigger_config.o src/minhash_trigger_cache.o src/minhash_trigger_lookup.o src/minhash_trigger_sign.o: src/minhash_trigger.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).

@@ -70,9 +70,9 @@ COMMENT ON FUNCTION minhash_char_shingles(text, integer, integer, integer) IS 'M
 COMMENT ON FUNCTION minhash_chars(text, integer, integer, integer) IS 'MinHash signature of a document''s character shingles (q consecutive characters of its words, one space between words); kept for compatibility: minhash_char_shingles takes the arguments in minhash()''s order';
 
 -- What building a signature costs the planner.  Building one hashes every
--- word and shingle of its document: about twice md5() on the same bytes
--- with words, several times more with character shingles
--- (test/bench/README.md).  At the default COST 1 the planner takes it for
+-- word and shingle of its document: more than md5() on the same bytes, and
+-- more again with character shingles (test/bench/README.md has the
+-- figures).  At the default COST 1 the planner takes it for
 -- free, and CREATE TABLE ... AS SELECT minhash(body) never runs in parallel
 -- (a parallel plan saves only CPU, and it would see none).  100 (in units of
 -- cpu_operator_cost) is what a signature of a few hundred bytes of text

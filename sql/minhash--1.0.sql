@@ -668,8 +668,8 @@ COMMENT ON FUNCTION near_dupe_check(regclass, name, name, double precision) IS '
 -- Rows are addressed by ctid: the query is one statement, so one snapshot.
 -- Every stage is a sort or a join that spills to disk beyond work_mem, once
 -- hashed aggregation is off (near_dupe_pairs turns it off): hashing the band
--- keys, nearly all distinct, spilled into 165 batches and took three times
--- as long as sorting them at a million rows.  Run the groups query with
+-- keys, nearly all distinct, spills into many batches and is slower than
+-- sorting them.  Run the groups query with
 -- enable_hashagg and enable_mergejoin off (a merge join would sort every
 -- row, signature included, to match the few copies).
 CREATE FUNCTION near_dupe_query(source regclass, key_column name, sig_column name,

@@ -14,6 +14,207 @@
 -- by CREATE OR REPLACE; anything else is an overload that no older call can
 -- reach, or a new name.
 
+----- Reports count each document once -----
+
+-- What a report needs beyond the group table's columns
+-- (near_dupe_group_table_problem): that each key names one document.  A
+-- key in two rows of the group table (two appends at once, a row inserted
+-- twice) would be counted twice, and so would a key naming two rows of the
+-- source, where a report reads the source (source not null).  Keys compare
+-- as text, as near_dupe_groups wrote them; a null key names the one
+-- document whose key is null, so a second null key is a repeated key.  A
+-- report on one group (group_id not null) checks the rows it reads, that
+-- group's; the others check the whole table.  A group table without a key
+-- column (near_dupe_totals and near_dupe_histogram need group_id only) has
+-- no key to repeat.  The problem comes back rather than raised, so that
+-- each report raises it itself, without a stack of context lines.
+CREATE FUNCTION @extschema@.near_dupe_report_problem(group_table regclass, members boolean, group_id bigint,
+													 source regclass, key_column name,
+													 OUT sqlstate text, OUT message text, OUT hint text)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	shape record;
+	repeated record;
+	rows_read text;
+	shown text;
+BEGIN
+	SELECT * INTO shape FROM @extschema@.near_dupe_group_table_problem(group_table, members);
+	IF shape.message IS NOT NULL THEN
+		sqlstate := shape.sqlstate;
+		message := shape.message;
+		hint := 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+		RETURN;
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
+					WHERE a.attrelid = group_table AND a.attname = 'key' AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RETURN;
+	END IF;
+	rows_read := format('SELECT g.group_id::bigint AS group_id, g.key::text AS key FROM %s g', group_table)
+				 || CASE WHEN group_id IS NULL THEN '' ELSE ' WHERE g.group_id = $1' END;
+
+	EXECUTE format('SELECT r.key, pg_catalog.count(*) AS rows FROM (%s) r GROUP BY r.key HAVING pg_catalog.count(*) > 1 ORDER BY r.key LIMIT 1',
+				   rows_read)
+		INTO repeated USING group_id;
+	IF repeated.rows IS NOT NULL THEN
+		shown := CASE WHEN repeated.key IS NULL THEN 'NULL'
+					  ELSE quote_literal(CASE WHEN length(repeated.key) > 40 THEN left(repeated.key, 40) || '...' ELSE repeated.key END) END;
+		sqlstate := '21000';
+		message := CASE WHEN group_id IS NULL THEN format('key %s is in %s rows of relation %s', shown, repeated.rows, group_table)
+						ELSE format('key %s is in %s rows of group %s of relation %s', shown, repeated.rows, group_id, group_table) END;
+		hint := format('A group table holds one row per document: delete the extra rows (SELECT key FROM %s GROUP BY key HAVING count(*) > 1 lists them), or group again.',
+					   group_table);
+		RETURN;
+	END IF;
+	IF source IS NULL THEN
+		RETURN;
+	END IF;
+
+	-- Matched as (is null, text) pairs: a null key meets the null key, and
+	-- the join stays a hash join.
+	EXECUTE format($q$
+		SELECT r.group_id, r.key
+		  FROM (%1$s) r
+		  JOIN %2$s s ON (s.%3$I IS NULL, coalesce(s.%3$I::text, '')) = (r.key IS NULL, coalesce(r.key, ''))
+		 GROUP BY r.group_id, r.key HAVING pg_catalog.count(*) > 1
+		 ORDER BY r.key LIMIT 1$q$, rows_read, source, key_column)
+		INTO repeated USING group_id;
+	IF repeated.group_id IS NOT NULL THEN
+		shown := CASE WHEN repeated.key IS NULL THEN 'NULL'
+					  ELSE quote_literal(CASE WHEN length(repeated.key) > 40 THEN left(repeated.key, 40) || '...' ELSE repeated.key END) END;
+		sqlstate := '21000';
+		message := format('key %s of group %s matches more than one row of relation %s', shown, repeated.group_id, source);
+		hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_report_problem(regclass, boolean, bigint, regclass, name) IS 'what every report checks first: the group table''s columns (near_dupe_group_table_problem), then that no key is in two of the rows it reads (of group group_id, or all) nor, with a source, names two rows of source; the SQLSTATE, message and hint of the first problem, or nulls';
+
+-- The reports of 1.1 that read only the group table, with that check.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_totals(group_table regclass)
+	RETURNS TABLE(documents bigint, groups bigint, singletons bigint, documents_in_groups bigint,
+				  reviews_saved bigint, review_saved_pct numeric)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
+	END IF;
+	RETURN QUERY EXECUTE format($q$
+		SELECT count(*), count(DISTINCT g.group_id),
+			   count(*) FILTER (WHERE s.size = 1), count(*) FILTER (WHERE s.size > 1),
+			   count(*) - count(DISTINCT g.group_id),
+			   CASE WHEN count(*) = 0 THEN 0::numeric
+					ELSE round(100.0 * (count(*) - count(DISTINCT g.group_id)) / count(*), 1) END
+		  FROM %1$s g JOIN (SELECT group_id, count(*) AS size FROM %1$s GROUP BY group_id) s USING (group_id)
+		$q$, group_table);
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_histogram(group_table regclass)
+	RETURNS TABLE(group_size bigint, groups bigint, documents bigint, bar text)
+	LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	problem record;
+BEGIN
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
+	END IF;
+	RETURN QUERY EXECUTE format($q$
+		SELECT size, count(*), sum(size)::bigint,
+			   repeat('#', ceil(40 * ln(count(*)::double precision + 1)
+								/ ln(max(count(*)) OVER ()::double precision + 1))::integer)
+		  FROM (SELECT group_id, count(*) AS size FROM %s GROUP BY group_id) s
+		 GROUP BY size ORDER BY size
+		$q$, group_table);
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_group_stats(group_table regclass, key_type anyelement)
+	RETURNS TABLE(group_id bigint, pivot anyelement, size bigint, avg_resemblance double precision,
+				  min_resemblance double precision)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	problem record;
+	result_type oid := pg_catalog.pg_typeof(key_type);
+	pivot_type oid;
+	pivot_base oid;
+BEGIN
+	IF group_table IS NULL THEN
+		RAISE EXCEPTION 'group_table must not be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
+	END IF;
+	SELECT a.atttypid INTO pivot_type FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = group_table AND a.attname = 'pivot' AND a.attnum > 0 AND NOT a.attisdropped;
+	pivot_base := pivot_type;
+	WHILE (SELECT t.typtype = 'd' FROM pg_catalog.pg_type t WHERE t.oid = pivot_base) LOOP
+		SELECT t.typbasetype INTO pivot_base FROM pg_catalog.pg_type t WHERE t.oid = pivot_base;
+	END LOOP;
+	IF result_type NOT IN (pivot_type, pivot_base, 'pg_catalog.text'::pg_catalog.regtype) THEN
+		RAISE EXCEPTION 'key_type % does not match column "pivot" of relation "%", of type %',
+			result_type::pg_catalog.regtype, (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = group_table),
+			pivot_type::pg_catalog.regtype
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = format('Pass NULL::%s as key_type (or NULL::text for the pivot as text).', pivot_type::pg_catalog.regtype);
+	END IF;
+	-- One aggregation, no sort of the whole table: the pivot's own row is
+	-- left out by arithmetic.  Among the rows whose key is the pivot's (kp),
+	-- it is the one with the highest resemblance (a null one first, as
+	-- ORDER BY resemblance DESC takes it); the others are members.  One pivot
+	-- per group; should a table hold several, the least as text.  The typed
+	-- pivot is the row that prints as that one.
+	RETURN QUERY EXECUTE format($q$
+		WITH r AS (
+			SELECT g.group_id::bigint AS group_id, g.pivot, g.pivot::text AS pivot_text,
+				   g.resemblance::double precision AS resemblance,
+				   g.key::text IS NOT DISTINCT FROM g.pivot::text AS kp
+			  FROM %1$s g
+		), s AS (
+			SELECT r.group_id, pg_catalog.count(*) AS size, min(r.pivot_text) AS pivot_text,
+				   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) = 0
+							 OR pg_catalog.count(*) FILTER (WHERE r.kp AND r.resemblance IS NULL) > 0
+						THEN sum(r.resemblance) / nullif(pg_catalog.count(r.resemblance), 0)
+						ELSE (sum(r.resemblance) - max(r.resemblance) FILTER (WHERE r.kp))
+							 / nullif(pg_catalog.count(r.resemblance) - 1, 0) END AS avg_resemblance,
+				   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) = 0
+							 OR pg_catalog.count(*) FILTER (WHERE r.kp AND r.resemblance IS NULL) > 0
+						THEN min(r.resemblance)
+						ELSE least(min(r.resemblance) FILTER (WHERE NOT r.kp),
+								   CASE WHEN pg_catalog.count(*) FILTER (WHERE r.kp) > 1
+										THEN min(r.resemblance) FILTER (WHERE r.kp) END) END AS min_resemblance
+			  FROM r GROUP BY r.group_id HAVING pg_catalog.count(*) > 1
+		)
+		SELECT s.group_id, %2$s, s.size,
+			   round(s.avg_resemblance::numeric, 3)::double precision,
+			   round(s.min_resemblance::numeric, 3)::double precision
+		  FROM s%3$s
+		 ORDER BY s.size DESC, s.group_id
+		$q$, group_table,
+		CASE WHEN result_type = 'pg_catalog.text'::pg_catalog.regtype THEN 's.pivot_text'
+			 ELSE format('CAST(p.pivot AS %s)', pg_catalog.format_type(result_type, NULL)) END,
+		CASE WHEN result_type = 'pg_catalog.text'::pg_catalog.regtype THEN ''
+			 ELSE ' LEFT JOIN (SELECT DISTINCT ON (r.group_id) r.group_id, r.pivot FROM r ORDER BY r.group_id, r.pivot_text) p'
+				  || ' ON p.group_id = s.group_id' END);
+END
+$function$;
+
 ----- Review pages a reviewer can finish -----
 
 -- One member beside its pivot for near_dupe_review_html: both texts marked
@@ -95,10 +296,10 @@ BEGIN
 		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
 			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
 	END IF;
-	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
-			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+			HINT = problem.hint;
 	END IF;
 	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, label_column] LOOP
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
@@ -255,38 +456,21 @@ $alone$,
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
-	RETURN format($page$<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="minhash near_dupe_review_html">
-<title>%1$s</title>
-<style>
-%10$s</style>
-</head>
-<body>
-<header class="summary">
-<h1>%1$s</h1>
-<dl>
-<dt>Documents</dt><dd class="size">%2$s</dd>
-<dt>Pivot</dt><dd class="pivot-key">%3$s</dd>
-<dt>Mean resemblance</dt><dd class="mean">%4$s</dd>
-<dt>Lowest resemblance</dt><dd class="min">%5$s</dd>
-<dt>Text</dt><dd class="source">column %6$s of %7$s, shared chunks of %8$s or more words</dd>
+	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_html'::text, format($summary$<dl>
+<dt>Documents</dt><dd class="size">%1$s</dd>
+<dt>Pivot</dt><dd class="pivot-key">%2$s</dd>
+<dt>Mean resemblance</dt><dd class="mean">%3$s</dd>
+<dt>Lowest resemblance</dt><dd class="min">%4$s</dd>
+<dt>Text</dt><dd class="source">column %5$s of %6$s, shared chunks of %7$s or more words</dd>
 </dl>
 <p class="legend">Each member stands beside the pivot. <mark data-chunk="1">Highlighted text</mark> is a <mark data-chunk="2">chunk both share</mark>, the same colour on both sides; plain text is on that side only, and each member's differences link to it. Long shared passages are folded: open them to read them.</p>
-</header>
-%9$s</body>
-</html>
-$page$,
-		heading, member_count + 1, pivot_doc,
+$summary$,
+		member_count + 1, pivot_doc,
 		CASE WHEN member_count = 0 THEN '&ndash;' ELSE round((resemblance_sum / member_count)::numeric, 3)::text END,
 		coalesce(round(resemblance_min::numeric, 3)::text, '&ndash;'),
 		(SELECT h.a_marked FROM @extschema@.highlight(text_column::text, '', 1, 'html') h),
 		(SELECT h.a_marked FROM @extschema@.highlight(source::text, '', 1, 'html') h),
-		min_words, body, @extschema@.review_style());
+		min_words), body);
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer, name, bigint) IS 'one group as a self-contained HTML page for review, each document named by label_column and its key: members with the pivot''s exact text listed on one line, the others beside the pivot with shared chunks marked alike, long ones folded, and a list of differences linked to where they are; at most max_text_bytes of document text, with a note saying what was left out; every input escaped';
@@ -316,6 +500,40 @@ END
 $function$;
 
 COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document''s name on a review page, HTML-escaped: <span class="label"> (if a label is given) and <span class="key">';
+
+-- The one page both review pages are drawn in: a complete HTML document
+-- with the style sheet inline and a Content-Security-Policy that allows
+-- nothing else (no script, nothing loaded), the title also the heading of
+-- a summary box, then the content.  The title, summary and content come
+-- escaped; generator names the function that drew the page.
+CREATE FUNCTION @extschema@.review_page_html(title text, generator text, summary text, content text)
+	RETURNS text
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	RETURN format($page$<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="minhash %2$s">
+<title>%1$s</title>
+<style>
+%5$s</style>
+</head>
+<body>
+<header class="summary">
+<h1>%1$s</h1>
+%3$s</header>
+%4$s</body>
+</html>
+$page$,
+		title, generator, summary, content, @extschema@.review_style());
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.review_page_html(text, text, text, text) IS 'the page of near_dupe_review_html and near_dupe_review_index_html: doctype, head with the style sheet and a policy that loads nothing, a summary box headed by the title, then the content; every argument already escaped';
 
 -- The review pages' style sheet.  Shared chunks take their colour from the
 -- last digit of their number, so neighbouring chunks always differ; the ten
@@ -410,11 +628,6 @@ BEGIN
 			MESSAGE = 'page_name must be a relative file name with one %s for the group id',
 			HINT = 'Use letters, digits, ''.'', ''_'', ''-'' and ''/'', as in ''group-%s.html'' (the default).';
 	END IF;
-	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
-	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
-			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
-	END IF;
 	FOREACH column_name IN ARRAY ARRAY[key_column, label_column] LOOP
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
 			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
@@ -422,9 +635,15 @@ BEGIN
 				HINT = @extschema@.near_dupe_column_hint(source, column_name);
 		END IF;
 	END LOOP;
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
+	END IF;
 
 	-- Labels by one join on the keys as text (a hash join, not a look-up
-	-- per group); a key that names several rows shows its first label.
+	-- per group), a null key meeting the null key; each names one row, as
+	-- checked above.
 	EXECUTE format($q$
 		SELECT count(*), coalesce(sum(l.size), 0),
 			   coalesce(string_agg(format('<tr><td class="group"><a href="%%s">%%s</a></td><td class="size">%%s</td><td class="pivot">%%s</td><td class="min">%%s</td></tr>',
@@ -432,10 +651,9 @@ BEGIN
 										  @extschema@.review_document_html(l.pivot, CASE WHEN $2 THEN l.label END),
 										  round(l.min_resemblance::numeric, 3)),
 								   E'\n' ORDER BY l.group_id), '')
-		  FROM (SELECT DISTINCT ON (st.group_id) st.group_id, st.pivot, st.size, st.min_resemblance, s.%2$I::text AS label
-				  FROM @extschema@.near_dupe_group_stats(%1$L) st
-				  LEFT JOIN %3$s s ON s.%4$I::text = st.pivot
-				 ORDER BY st.group_id) l$q$,
+		  FROM (SELECT st.group_id, st.pivot, st.size, st.min_resemblance, s.%2$I::text AS label
+				  FROM @extschema@.near_dupe_group_stats(%1$L::pg_catalog.regclass) st
+				  LEFT JOIN %3$s s ON (s.%4$I IS NULL, coalesce(s.%4$I::text, '')) = (st.pivot IS NULL, coalesce(st.pivot, ''))) l$q$,
 		group_table, label_column, source, key_column)
 		INTO groups, grouped, rows USING page_name, label_column <> key_column;
 	EXECUTE format($q$
@@ -446,45 +664,29 @@ BEGIN
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
-	RETURN format($page$<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="minhash near_dupe_review_index_html">
-<title>%1$s</title>
-<style>
-%2$s</style>
-</head>
-<body>
-<header class="summary">
-<h1>%1$s</h1>
-<dl>
-<dt>Groups of two or more</dt><dd class="groups">%3$s</dd>
-<dt>Documents in them</dt><dd class="grouped">%4$s</dd>
-<dt>Groups of one</dt><dd class="singletons">%5$s</dd>
-<dt>Documents</dt><dd class="documents">%6$s</dd>
+	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_index_html'::text, format($summary$<dl>
+<dt>Groups of two or more</dt><dd class="groups">%1$s</dd>
+<dt>Documents in them</dt><dd class="grouped">%2$s</dd>
+<dt>Groups of one</dt><dd class="singletons">%3$s</dd>
+<dt>Documents</dt><dd class="documents">%4$s</dd>
 </dl>
 <p class="legend">One line per group of two or more: open a group to read its members beside their pivot. Documents that are groups of one have no page.</p>
-</header>
-<section class="index">
+$summary$,
+		groups, grouped, singletons, grouped + singletons),
+		format($index$<section class="index">
 <table>
 <thead><tr><th>Group</th><th>Documents</th><th>Pivot</th><th>Lowest resemblance</th></tr></thead>
 <tbody>
-%7$s
+%1$s
 </tbody>
 </table>
-<p class="singletons">and %5$s %8$s of one, not listed: %9$s</p>
+<p class="singletons">and %2$s %3$s of one, not listed: %4$s</p>
 </section>
-</body>
-</html>
-$page$,
-		heading, @extschema@.review_style(), groups, grouped, singletons, grouped + singletons, rows,
-		CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END,
+$index$,
+		rows, singletons, CASE WHEN singletons = 1 THEN 'group' ELSE 'groups' END,
 		format('<span class="alone">%s</span> %s, <span class="no-words">%s</span> %s without words, <span class="no-signature">%s</span> without a signature',
 			   singletons - no_words - no_signature, CASE WHEN singletons - no_words - no_signature = 1 THEN 'singleton' ELSE 'singletons' END,
-			   no_words, CASE WHEN no_words = 1 THEN 'document' ELSE 'documents' END, no_signature));
+			   no_words, CASE WHEN no_words = 1 THEN 'document' ELSE 'documents' END, no_signature)));
 END $$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_index_html(regclass, regclass, name, name, text) IS 'a group table as one HTML page for review: one line per group of two or more (size, pivot''s label and key, lowest resemblance) linked to the group''s page, named by page_name (''group-%s.html''), then the count of groups of one: singletons, documents without words, rows without a signature; every input escaped';
@@ -564,10 +766,10 @@ CREATE FUNCTION @extschema@.near_dupe_classes(group_table regclass)
 DECLARE
 	problem record;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
-			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+			HINT = problem.hint;
 	END IF;
 	RETURN QUERY EXECUTE format($q$
 		WITH sized AS (
@@ -601,11 +803,6 @@ DECLARE
 	problem record;
 	column_name name;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
-	IF problem.message IS NOT NULL THEN
-		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
-			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
-	END IF;
 	FOREACH column_name IN ARRAY ARRAY[key_column, text_column] LOOP
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name
 														AND a.attnum > 0 AND NOT a.attisdropped) THEN
@@ -614,8 +811,14 @@ BEGIN
 				HINT = @extschema@.near_dupe_column_hint(source, column_name);
 		END IF;
 	END LOOP;
-	-- Keys matched by their text, as near_dupe_groups wrote them; a key the
-	-- source does not hold has no text, and keeps the class its group gives.
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
+	END IF;
+	-- Keys matched by their text, as near_dupe_groups wrote them, a null key
+	-- meeting the null key; a key the source does not hold has no text, and
+	-- keeps the class its group gives.
 	RETURN QUERY EXECUTE format($q$
 		WITH sized AS (
 			SELECT g.group_id, g.key::text AS key, g.resemblance,
@@ -630,7 +833,7 @@ BEGIN
 						ELSE 2 END AS rank
 			  FROM sized z
 			  LEFT JOIN (SELECT s.%2$I::text AS key, @extschema@.minhash_document_class(s.%3$I::text) AS class
-						   FROM %4$s s) d ON d.key = z.key
+						   FROM %4$s s) d ON (d.key IS NULL, coalesce(d.key, '')) = (z.key IS NULL, coalesce(z.key, ''))
 		)
 		SELECT (ARRAY['near-duplicates', 'singletons', 'no words', 'numbers only', 'no signature'])[r.rank],
 			   pg_catalog.count(c.group_id), pg_catalog.count(DISTINCT c.group_id)
@@ -665,10 +868,10 @@ DECLARE
 	found record;
 	problem record;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_group_table_problem(group_table, true);
+	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
-			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+			HINT = problem.hint;
 	END IF;
 	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
@@ -761,7 +964,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_review(regclass, regclass, name, name,
 
 -- minhash_flag_duplicates()'s arguments after a document column, and a
 -- shingles argument last; it builds the signature the statement did not set
--- (src/minhash_trigger.c, sign_row) and then flags as minhash_flag_duplicates
+-- (src/minhash_trigger_sign.c) and then flags as minhash_flag_duplicates
 -- does.  Runs a query: VOLATILE, and a trigger never runs in a parallel
 -- worker.
 CREATE FUNCTION @extschema@.minhash_sign_and_flag() RETURNS trigger
@@ -1545,8 +1748,8 @@ COMMENT ON FUNCTION @extschema@.near_dupe_groups_distributed(regclass, name, nam
 -- The functions above are one transaction, and nothing a step writes
 -- leaves the workers' disk before it ends: Citus keeps each repartitioned
 -- step's intermediate files until then, and a dropped or emptied table's
--- files go at commit.  So they need every step's work at once (at 10M
--- realistic documents and 0.6 with recall, some 70 GB).  The procedures
+-- files go at commit.  So they need every step's work at once
+-- (test/citus/README.md has the figures).  The procedures
 -- below commit after the band keys and after each slice of the pairs, so
 -- that the workers hold the band keys and one slice's candidates at a
 -- time; each slice reads the band keys once more.  The verified pairs

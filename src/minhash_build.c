@@ -42,7 +42,7 @@ typedef struct KeptBuilder
 
 /*
  * The parameters of a signature, checked (an error names the one out of
- * range).  Shared with the signing trigger (minhash_trigger.c), so that it
+ * range).  Shared with the signing trigger (minhash_trigger_sign.c), so that it
  * builds what minhash(text) builds.
  */
 MhParams

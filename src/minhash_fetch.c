@@ -3,9 +3,9 @@
  *	  Fetching a long document argument so that a cancel gets through.
  *
  * PostgreSQL reads an out-of-line value in one loop with no interrupt check
- * (heap_fetch_toast_slice): for a 200 MB text that is some 0.4 s of CPU,
- * longer on a busy machine, during which statement_timeout or a cancel
- * waits.  A value stored out of line uncompressed (STORAGE EXTERNAL, or
+ * (heap_fetch_toast_slice): for a text of hundreds of megabytes
+ * statement_timeout or a cancel waits until it ends, the longer on a busy
+ * machine.  A value stored out of line uncompressed (STORAGE EXTERNAL, or
  * text that did not compress) can be fetched a slice at a time, with a
  * check in between, at the cost of one slice of extra memory.  A compressed
  * one is detoasted as usual: its decompression cannot be split.

@@ -230,7 +230,7 @@ minhash_lsh_params(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("false positive and false negative weights must not be negative, and not both zero")));
-	/* most of a second at 8,192: the search polls for a cancel */
+	/* tens of thousands of layouts at 8,192: the search polls for a cancel */
 	status = mh_lsh_params(threshold, (uint32) num_perm, fp_weight, fn_weight,
 						   minhash_cancel_pending, NULL,
 						   &bands, &rows, &false_positive, &false_negative);

@@ -660,8 +660,8 @@ minhash_near_dupe_read(NearDupeCall *call)
 	if (call->filter_arg_type != InvalidOid && call->filter_generic)
 	{
 		/*
-		 * A generic plan: a custom one would estimate each key of the array
-		 * (100,000 keys: 0.2 s of planning for as long a read).
+		 * A generic plan: a custom one would estimate each key of the array,
+		 * planning for about as long as the read takes.
 		 */
 		SPIPlanPtr	plan = SPI_prepare_cursor(query, 1, &call->filter_arg_type,
 											  CURSOR_OPT_NO_SCROLL | CURSOR_OPT_GENERIC_PLAN);

@@ -13,8 +13,8 @@
  * (about 40 bytes each).  sql/group_sql.sql checks that the statement gives
  * the engine's rows on every input; so the result is the same, row for row
  * and in order, whichever path ran, as a sort's is whether it spilled or
- * not.  The call only gets slower (at 1M realistic documents about 4 times:
- * test/bench/README.md).
+ * not.  The call only gets slower (test/bench/README.md measures by how
+ * much).
  *
  * What the engine's path checks as it reads and the statement does not:
  * keys are unique and not null.  One more scan does that here, the keys

@@ -3,7 +3,7 @@
 //   mapping, in 2 MB pages where the kernel offers them (transparent huge
 //   pages on request, MADV_HUGEPAGE).  Why: a cancelled grouping must give
 //   its memory back before the backend answers, and the kernel unmaps
-//   512 MB of 4 kB pages in about 50 ms here, of 2 MB pages in 2 ms.
+//   2 MB pages far sooner than as many bytes of 4 kB ones.
 //   Small arrays use the heap as usual.  The glue keeps the signatures it
 //   reads in such memory too (mh_large_alloc).
 #pragma once

@@ -312,7 +312,7 @@ double		mh_lsh_probability_at_least(double s, uint32_t bands, uint32_t rows,
  * The layout minimizing fp_weight * (false positives) + fn_weight * (false
  * negatives), each the integral of the miss probability on its side of the
  * threshold (datasketch's method), over every bands * rows <= num_perm
- * (some 78,000 layouts at 8,192, most of a second); polls as it goes (poll
+ * (some 78,000 layouts at 8,192); polls as it goes (poll
  * may be NULL).
  */
 MhStatus	mh_lsh_params(double threshold, uint32_t num_perm, double fp_weight, double fn_weight,
