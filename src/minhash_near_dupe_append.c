@@ -35,6 +35,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "access/tableam.h"
@@ -44,6 +46,8 @@
 #include "utils/relcache.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "access/xact.h"
+#include "storage/lmgr.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
@@ -69,8 +73,8 @@
 #include "minhash.h"
 #include "minhash_near_dupe.h"
 
-/* Rows the stream fetches at a time. */
-#define STREAM_ROWS 2000
+/* Bytes of rows a cursor fetches at a time (at least one row), as the read's. */
+#define FETCH_BYTES (1024 * 1024)
 
 /*
  * The stored rows' integer keys, for telling new keys apart without the
@@ -106,6 +110,12 @@ typedef struct GroupTable
 	 * and the largest group_id, so that they need no query; else NULL.
 	 */
 	StoredKeys *stored;
+	/*
+	 * The lowest resemblance of a stored member to its pivot (a row whose key
+	 * is not its pivot), read with the stored keys or with the largest
+	 * group_id; above 1 while none is read.
+	 */
+	double		lowest_member;
 } GroupTable;
 
 static int64 integer_datum(Oid base_type, Datum value);
@@ -131,6 +141,18 @@ typedef struct AppendHits
 } AppendHits;
 
 /* --- the group table --------------------------------------------------- */
+
+/*
+ * How many rows a cursor fetches next: about FETCH_BYTES, as the read
+ * fetches, from what the last batch of `processed` rows took.
+ */
+static long
+next_fetch(SPITupleTable *batch, uint64 processed)
+{
+	uint64		batch_bytes = MemoryContextMemAllocated(batch->tuptabcxt, true);
+
+	return (long) Max(1, Min(10000, (uint64) FETCH_BYTES * processed / Max(batch_bytes, 1)));
+}
 
 /* The hint of every error about the group table. */
 #define GROUP_TABLE_HINT "A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...)."
@@ -169,6 +191,7 @@ check_group_table(NearDupeCall *call, Oid groups, const char *schema, GroupTable
 	}
 	table->relation = groups;
 	table->stored = NULL;
+	table->lowest_member = 2.0;
 	/* what the call keeps outlives SPI's memory */
 	old = MemoryContextSwitchTo(call->context);
 	table->name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(groups)),
@@ -211,6 +234,40 @@ check_group_table(NearDupeCall *call, Oid groups, const char *schema, GroupTable
 	}
 	table->equal = table->by_text ? "OPERATOR(pg_catalog.=)" : table->key_equal;
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Serializes appends to one group table, so that two at once never place a
+ * key twice: SHARE UPDATE EXCLUSIVE conflicts with itself but not with
+ * readers nor with the INSERT that stores the result (ROW EXCLUSIVE, which
+ * INSERT INTO groups SELECT ... takes before the call runs), and is held to
+ * the end of the transaction.  Only a caller who may insert into the group
+ * table takes it: others cannot store what they read, and so cannot block
+ * those who do.  Under READ COMMITTED the reads then take a snapshot taken
+ * after the lock (true: pushed, for the caller to pop), so that they see
+ * what an append that held it before committed; a transaction snapshot
+ * cannot, so there an append that had to wait is refused (40001).
+ */
+static bool
+lock_group_table(const GroupTable *table)
+{
+	if (pg_class_aclcheck(table->relation, GetUserId(), ACL_INSERT) != ACLCHECK_OK)
+		return false;
+	if (!ConditionalLockRelationOid(table->relation, ShareUpdateExclusiveLock))
+	{
+		LockRelationOid(table->relation, ShareUpdateExclusiveLock);
+		if (IsolationUsesXactSnapshot())
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("could not serialize access due to a concurrent append to \"%s\"",
+							get_rel_name(table->relation)),
+					 errhint("Run the transaction again; in REPEATABLE READ or SERIALIZABLE, LOCK TABLE %s IN SHARE UPDATE EXCLUSIVE MODE before the first query.",
+							 table->name)));
+	}
+	if (IsolationUsesXactSnapshot())
+		return false;
+	PushActiveSnapshot(GetTransactionSnapshot());
+	return true;
 }
 
 /* The group table's key (alias g) or a key of the source as compared. */
@@ -490,16 +547,18 @@ stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key,
 	{
 		char	   *query;
 		Portal		portal;
+		long		fetch = 16;
 
 		query = psprintf("SELECT s.%s, s.%s FROM ONLY %s s WHERE s.%s IS NOT NULL",
 						 quote_identifier(call->key_column), quote_identifier(call->sig_column),
 						 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
 													get_rel_name(call->relation)),
 						 quote_identifier(call->sig_column));
+
 		portal = SPI_cursor_open_with_args(NULL, query, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
 		for (;;)
 		{
-			SPI_cursor_fetch(portal, true, STREAM_ROWS);
+			SPI_cursor_fetch(portal, true, fetch);
 			if (SPI_processed == 0)
 				break;
 			for (uint64 i = 0; i < SPI_processed; i++)
@@ -512,6 +571,7 @@ stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const uint32 *by_key,
 				if (!key_null && !sig_null)
 					stream_row(&stream, key, sig);
 			}
+			fetch = next_fetch(SPI_tuptable, SPI_processed);
 			SPI_freetuptable(SPI_tuptable);
 			CHECK_FOR_INTERRUPTS();
 		}
@@ -551,6 +611,35 @@ look_up_kept_pivots(NearDupeCall *call, const GroupTable *table, const AppendHit
 }
 
 /*
+ * One row of look_up_pivots' query (kept row number, group_id, key::text):
+ * the kept row's group, and its text for a text result, counted.
+ */
+static void
+take_pivot(NearDupeCall *call, HeapTuple row, TupleDesc desc, int64 *group_of, Datum *pivot_text)
+{
+	bool		isnull;
+	int64		i = DatumGetInt64(SPI_getbinval(row, desc, 1, &isnull)) - 1;
+	Datum		group_id = SPI_getbinval(row, desc, 2, &isnull);
+	Datum		text_key;
+	MemoryContext old;
+
+	/* a negative group_id is no group to join (and none that near_dupe_groups makes) */
+	if (isnull || DatumGetInt64(group_id) < 0)
+		return;
+	/* a key stored twice: its smaller group */
+	if (group_of[i] >= 0 && group_of[i] <= DatumGetInt64(group_id))
+		return;
+	group_of[i] = DatumGetInt64(group_id);
+	if (call->typed_keys)
+		return;
+	text_key = SPI_getbinval(row, desc, 3, &isnull);
+	need_room(call, datumGetSize(text_key, false, -1), "keeping the pivots' keys");
+	old = MemoryContextSwitchTo(call->context);
+	pivot_text[i] = datumCopy(text_key, false, -1);
+	MemoryContextSwitchTo(old);
+}
+
+/*
  * For each kept stored row, its group when it is a pivot (else -1), and its
  * key as the result carries a pivot: group_of[] and pivot_text[] (text
  * results only).  One query, the kept keys as an array; or the pivots read
@@ -567,7 +656,8 @@ look_up_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *ke
 	Datum		args[1];
 	Oid			types[1];
 	char	   *query;
-	MemoryContext old;
+	Portal		portal;
+	long		fetch = 64;
 
 	for (uint32 i = 0; i < kept->old_count; i++)
 		group_of[i] = -1;
@@ -590,44 +680,80 @@ look_up_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *ke
 					 " WHERE %s %s %s",
 					 table->name, compared(table, "g.key"), table->equal, compared(table, "k.key"),
 					 compared(table, "g.key"), table->equal, compared(table, "g.pivot"));
-	if (SPI_execute_with_args(query, 1, types, args, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "looking up the pivots failed");
-	old = MemoryContextSwitchTo(call->context);
-	for (uint64 r = 0; r < SPI_processed; r++)
+	portal = SPI_cursor_open_with_args(NULL, query, 1, types, args, NULL, true, CURSOR_OPT_NO_SCROLL);
+	for (;;)
 	{
-		bool		isnull;
-		int64		i = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull)) - 1;
-		Datum		group_id = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull);
-
-		/* a negative group_id is no group to join (and none that near_dupe_groups makes) */
-		if (isnull || DatumGetInt64(group_id) < 0)
-			continue;
-		/* a key stored twice: its smaller group */
-		if (group_of[i] >= 0 && group_of[i] <= DatumGetInt64(group_id))
-			continue;
-		group_of[i] = DatumGetInt64(group_id);
-		if (!call->typed_keys)
-			pivot_text[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 3, &isnull),
-									  false, -1);
+		SPI_cursor_fetch(portal, true, fetch);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+			take_pivot(call, SPI_tuptable->vals[r], SPI_tuptable->tupdesc, group_of, pivot_text);
+		fetch = next_fetch(SPI_tuptable, SPI_processed);
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
 	}
-	MemoryContextSwitchTo(old);
-	SPI_freetuptable(SPI_tuptable);
+	SPI_cursor_close(portal);
 }
 
-/* The largest stored group_id, 0 for an empty group table. */
+/*
+ * A stored member's resemblance to its pivot (else null), as a query on the
+ * group table (alias g) reads it.
+ */
+static char *
+member_resemblance(const GroupTable *table)
+{
+	return psprintf("CASE WHEN NOT (%s %s %s) THEN g.resemblance::pg_catalog.float8 END",
+					compared(table, "g.key"), table->equal, compared(table, "g.pivot"));
+}
+
+/*
+ * The largest stored group_id (0 for an empty group table) and the lowest
+ * resemblance of a stored member, from the read of the stored keys where
+ * there was one, else from one scan of the group table.  Run while SPI is
+ * connected.
+ */
 static int64
-largest_group_id(const GroupTable *table)
+read_group_table_summary(GroupTable *table)
 {
 	bool		isnull;
 	Datum		largest;
+	Datum		lowest;
 
 	if (table->stored != NULL)
 		return table->stored->largest_group_id;
-	if (SPI_execute(psprintf("SELECT pg_catalog.max(g.group_id)::pg_catalog.int8 FROM %s g", table->name),
+	if (SPI_execute(psprintf("SELECT pg_catalog.max(g.group_id)::pg_catalog.int8, pg_catalog.min(%s) FROM %s g",
+							 member_resemblance(table), table->name),
 					true, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "reading the largest group_id failed");
+	lowest = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+	if (!isnull)
+		table->lowest_member = DatumGetFloat8(lowest);
 	largest = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	return isnull ? 0 : Max(DatumGetInt64(largest), 0);
+}
+
+/*
+ * Refuses a threshold that the stored grouping contradicts: a stored member
+ * resembles its pivot below it, so the grouping was made at a lower one, and
+ * new rows would join its groups by a rule its own members do not meet.
+ * Resemblances are stored as agreeing values / num_perm; the margin absorbs
+ * a float4 or numeric column's rounding of them.
+ */
+static void
+check_threshold_against_groups(const NearDupeCall *call, const GroupTable *table)
+{
+	/* shown rounded down, so that the threshold the hint gives passes */
+	double		lowest = floor(table->lowest_member * 1e6) / 1e6;
+
+	if (table->lowest_member > 1.0 || table->lowest_member >= call->threshold - 1e-6)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("threshold %g is above the resemblance of members of the stored grouping", call->threshold),
+			 errdetail("A member of \"%s\" resembles its pivot at %g: the grouping was made at a threshold of at most %g.",
+					   get_rel_name(table->relation), lowest, lowest),
+			 errhint("Append at a threshold of at most %g, or group the whole source again at %g.",
+					 lowest, call->threshold)));
 }
 
 /* --- reading the new rows ---------------------------------------------- */
@@ -909,6 +1035,7 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 	int32		column_typmod;
 	Oid			collation;
 	Oid			group_id_type;
+	Oid			resemblance_type;
 	Oid			key_base = getBaseType(call->key_type);
 	bool		pivots_compare;
 	Portal		portal;
@@ -944,7 +1071,9 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 		return NULL;
 	}
 	set->pivots = pivots_compare;
+	resemblance_type = get_atttype(table->relation, get_attnum(table->relation, "resemblance"));
 	if (get_rel_relkind(table->relation) == RELKIND_RELATION && !has_subclass(table->relation) &&
+		(resemblance_type == FLOAT8OID || resemblance_type == FLOAT4OID) &&
 		pg_class_aclcheck(table->relation, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
 		check_enable_rls(table->relation, InvalidOid, false) != RLS_ENABLED &&
 		!relation_is_known_to_citus(table->relation))
@@ -954,6 +1083,7 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 		AttrNumber	key_attnum = get_attnum(table->relation, "key");
 		AttrNumber	pivot_attnum = get_attnum(table->relation, "pivot");
 		AttrNumber	group_id_attnum = get_attnum(table->relation, "group_id");
+		AttrNumber	resemblance_attnum = get_attnum(table->relation, "resemblance");
 		TupleTableSlot *slot = table_slot_create(relation, NULL);
 		TableScanDesc scan = table_beginscan(relation, GetActiveSnapshot(), 0, NULL);
 		uint64		seen = 0;
@@ -962,11 +1092,18 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 		{
 			bool		key_null,
 						pivot_null,
-						group_null;
+						group_null,
+						resemblance_null;
 			Datum		key = slot_getattr(slot, key_attnum, &key_null);
 			Datum		pivot = slot_getattr(slot, pivot_attnum, &pivot_null);
 			Datum		group_id = slot_getattr(slot, group_id_attnum, &group_null);
+			Datum		resemblance = slot_getattr(slot, resemblance_attnum, &resemblance_null);
 			int64		pivot_of = -1;
+
+			if (!key_null && !pivot_null && !resemblance_null && !row_is_pivot(table, column_type, key, pivot))
+				table->lowest_member = Min(table->lowest_member,
+										   resemblance_type == FLOAT8OID ? DatumGetFloat8(resemblance) :
+										   (double) DatumGetFloat4(resemblance));
 
 			if (!group_null)
 			{
@@ -986,12 +1123,12 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 	else
 	{
 		portal = SPI_cursor_open_with_args(NULL,
-										   psprintf("SELECT g.key, g.group_id::pg_catalog.int8, %s FROM %s g",
+										   psprintf("SELECT g.key, g.group_id::pg_catalog.int8, %s, %s FROM %s g",
 													pivots_compare ?
 													psprintf("%s %s %s", compared(table, "g.key"), table->equal,
 															 compared(table, "g.pivot")) :
 													"NULL::pg_catalog.bool",
-													table->name),
+													member_resemblance(table), table->name),
 										   0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
 		for (;;)
 		{
@@ -1006,7 +1143,12 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 				Datum		key = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &key_null);
 				Datum		group_id = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &group_null);
 				Datum		is_pivot = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 3, &pivot_null);
+				bool		member_null;
+				Datum		member = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 4, &member_null);
 				int64		pivot_of = -1;
+
+				if (!member_null)
+					table->lowest_member = Min(table->lowest_member, DatumGetFloat8(member));
 
 				if (!group_null)
 				{
@@ -1070,6 +1212,78 @@ new_integer_keys(NearDupeCall *call, GroupTable *table, uint64 *count)
 }
 
 /*
+ * The new keys as the anti-join of the source's keys with the group table
+ * finds them (an index-only scan where the planner finds it cheaper), copied
+ * into the call, *bytes the keys' own (not by value) size; NULL, having let
+ * go of them, when they would take more than half of what the call may
+ * still hold (the read then takes the new rows by the anti-join itself,
+ * within the setting).  Run while SPI is connected.
+ */
+static Datum *
+anti_join_keys(NearDupeCall *call, const char *key, const char *not_stored, uint64 *count,
+			   uint64 *bytes)
+{
+	Portal		portal;
+	Datum	   *keys = NULL;
+	uint64		capacity = 0;
+	uint64		budget = minhash_near_dupe_room(call) / 2;
+	long		fetch = 64;
+	bool		fits = true;
+	MemoryContext old;
+
+	*count = 0;
+	*bytes = 0;
+	portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT %s FROM ONLY %s s WHERE %s", key,
+													  quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+																				 get_rel_name(call->relation)),
+													  not_stored),
+									   0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+	while (fits)
+	{
+		SPI_cursor_fetch(portal, true, fetch);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 i = 0; i < SPI_processed && fits; i++)
+		{
+			bool		isnull;
+			Datum		value = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+			Size		size;
+
+			if (isnull)
+				minhash_near_dupe_report_null_key(call);
+			size = call->key_byval ? 0 : datumGetSize(value, false, call->key_typlen);
+			if (*bytes + size + sizeof(Datum) * Max(1024, capacity * 2) > budget)
+			{
+				fits = false;
+				break;
+			}
+			if (*count == capacity)
+			{
+				capacity = Max(1024, capacity * 2);
+				keys = keys == NULL ? MemoryContextAllocExtended(call->context, sizeof(Datum) * capacity, MCXT_ALLOC_HUGE) :
+					repalloc_huge(keys, sizeof(Datum) * capacity);
+			}
+			old = MemoryContextSwitchTo(call->context);
+			keys[(*count)++] = datumCopy(value, call->key_byval, call->key_typlen);
+			MemoryContextSwitchTo(old);
+			*bytes += size;
+		}
+		fetch = next_fetch(SPI_tuptable, SPI_processed);
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	if (fits)
+		return keys != NULL ? keys : MemoryContextAlloc(call->context, sizeof(Datum));
+	if (!call->key_byval)
+		for (uint64 i = 0; i < *count; i++)
+			pfree(DatumGetPointer(keys[i]));
+	if (keys != NULL)
+		pfree(keys);
+	return NULL;
+}
+
+/*
  * Which rows the read takes: those whose key the group table lacks.  The
  * anti-join reads the whole source; with an index on the key it reads the
  * keys alone first (new_integer_keys for an integer key, else an anti-join
@@ -1087,7 +1301,7 @@ choose_new_rows(NearDupeCall *call, GroupTable *table)
 	MemoryContext old;
 	Datum	   *keys;
 	uint64		count = 0;
-	bool		from_spi = false;
+	uint64		keys_bytes = 0;
 	Oid			array_type = get_array_type(call->key_type);
 	int16		typlen;
 	bool		typbyval;
@@ -1096,42 +1310,36 @@ choose_new_rows(NearDupeCall *call, GroupTable *table)
 	old = MemoryContextSwitchTo(call->context);
 	call->filter = psprintf(" WHERE %s", not_stored);
 	MemoryContextSwitchTo(old);
-	if (!OidIsValid(array_type) || !key_index_exists(call))
+	/*
+	 * Under row-level security another scan of the source may see other rows
+	 * (a volatile policy): the read alone says which rows there are.
+	 */
+	if (!OidIsValid(array_type) || check_enable_rls(call->relation, InvalidOid, false) == RLS_ENABLED ||
+		!key_index_exists(call))
 		return;
 	/* off Citus: a generic plan for the read, and the slots of the keys */
 	call->filter_generic = !relation_is_known_to_citus(call->relation);
 	keys = new_integer_keys(call, table, &count);
 	if (keys == NULL)
 	{
-		if (SPI_execute(psprintf("SELECT %s FROM ONLY %s s WHERE %s", key,
-								 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
-															get_rel_name(call->relation)),
-								 not_stored), true, 0) != SPI_OK_SELECT)
-			elog(ERROR, "reading the new keys failed");
-		need_room(call, sizeof(Datum) * (SPI_processed + 1), "reading the new keys");
-		keys = MemoryContextAlloc(call->context, sizeof(Datum) * (SPI_processed + 1));
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			bool		isnull;
-
-			keys[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
-			if (isnull)
-				minhash_near_dupe_report_null_key(call);
-		}
-		count = SPI_processed;
-		from_spi = true;
+		keys = anti_join_keys(call, key, not_stored, &count, &keys_bytes);
+		if (keys == NULL)
+			return;
 	}
-	/* copied into the array before SPI's tuples (a key may point there) go */
+	/* the array is a second copy of the keys: else the read takes them itself */
 	get_typlenbyvalalign(call->key_type, &typlen, &typbyval, &typalign);
+	if (!minhash_near_dupe_fits(call, keys_bytes + sizeof(Datum) * count + 64 * 1024, 1))
+		return;
 	old = MemoryContextSwitchTo(call->context);
 	call->filter_arg = PointerGetDatum(construct_array(keys, (int) count, call->key_type,
 													   typlen, typbyval, typalign));
 	call->filter_arg_type = array_type;
 	call->filter = psprintf(" WHERE %s %s ANY ($1)", key, table->key_equal);
 	MemoryContextSwitchTo(old);
+	if (!typbyval)
+		for (uint64 i = 0; i < count; i++)
+			pfree(DatumGetPointer(keys[i]));
 	pfree(keys);
-	if (from_spi)
-		SPI_freetuptable(SPI_tuptable);
 }
 
 /* --- the new groups ------------------------------------------------------ */
@@ -1188,6 +1396,25 @@ walk_with_probe(NearDupeCall *call, MhBandProbe *probe, uint32 full_count, const
 
 /* --- the result ---------------------------------------------------------- */
 
+/*
+ * Rows without a signature are not placed: stored, they would be skipped by
+ * every later append (their key is stored), so they would never join a
+ * group.  Left out, they are new rows again once signed.
+ */
+static void
+report_unsigned_rows(const NearDupeCall *call)
+{
+	uint32		unsigned_rows = call->count - call->signed_count;
+
+	if (unsigned_rows == 0)
+		return;
+	ereport(NOTICE,
+			(errmsg("%u new rows of \"%s\" have no signature and were left out",
+					unsigned_rows, get_rel_name(call->relation)),
+			 errhint("Sign them (UPDATE ... SET %s = minhash(...)) and append again: a later append places them.",
+					 quote_identifier(call->sig_column))));
+}
+
 static void
 put_row(Tuplestorestate *store, TupleDesc desc, int64 group_id, Datum key, Datum pivot,
 		double resemblance, bool resemblance_null)
@@ -1241,6 +1468,7 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 	const uint32 **signatures = NULL;
 	uint8	   *empty = NULL;
 	uint64		probe_memory = 0;
+	bool		fresh_snapshot;
 
 	store = minhash_materialize_result(fcinfo, &desc);
 	if (PG_ARGISNULL(0))
@@ -1255,7 +1483,10 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 	check_group_table(&call, PG_GETARG_OID(0), schema, &table);
 	if (approximate)
 		minhash_check_recall(PG_GETARG_FLOAT8(6));
+	fresh_snapshot = lock_group_table(&table);
 	choose_new_rows(&call, &table);
+	next_id = read_group_table_summary(&table) + 1;
+	check_threshold_against_groups(&call, &table);
 	minhash_near_dupe_read(&call);
 	if (approximate && call.signed_count > 0)
 		minhash_recall_layout(call.threshold, PG_GETARG_FLOAT8(6), call.params.num_perm,
@@ -1278,7 +1509,6 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	next_id = largest_group_id(&table) + 1;
 	if (full_count > 0)
 	{
 		uint64		memory;
@@ -1396,15 +1626,18 @@ minhash_near_dupe_groups_append(PG_FUNCTION_ARGS)
 			next_id++;
 		}
 	}
-	/* empty sets, then rows without a signature: each a group of its own */
-	for (uint32 i = full_count; i < call.count; i++)
+	/* empty sets: each a group of its own */
+	for (uint32 i = full_count; i < call.signed_count; i++)
 	{
 		Datum		key = minhash_near_dupe_result_key(&call, ranked[i]);
 
-		put_row(store, desc, next_id++, key, key, 0.0, i >= call.signed_count);
+		put_row(store, desc, next_id++, key, key, 0.0, false);
 		if ((i & 0xFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+	report_unsigned_rows(&call);
 	minhash_near_dupe_end(&call);
+	if (fresh_snapshot)
+		PopActiveSnapshot();
 	return (Datum) 0;
 }
