@@ -68,7 +68,7 @@ REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
-ISOLATION = trigger_concurrent_insert
+ISOLATION = trigger_concurrent_insert append_concurrent
 ISOLATION_OPTS = --inputdir=test/isolation
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
