@@ -37,6 +37,7 @@
 
 #include <math.h>
 
+#include "access/detoast.h"
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "access/tableam.h"
@@ -279,6 +280,37 @@ compared(const GroupTable *table, const char *expression)
 
 /* --- streaming the stored rows ------------------------------------------ */
 
+/*
+ * What a key not passed by value takes once copied into the call: a key read
+ * from a table may be a TOAST pointer of a few bytes for a value of many
+ * kB, so it is counted and copied detoasted.
+ */
+static Size
+key_size(const NearDupeCall *call, Datum key)
+{
+	if (call->key_byval)
+		return 0;
+	if (call->key_typlen == -1)
+		return toast_raw_datum_size(key);
+	return datumGetSize(key, false, call->key_typlen);
+}
+
+/* A copy of a key in the call's memory, detoasted. */
+static Datum
+copy_key(NearDupeCall *call, Datum key)
+{
+	MemoryContext old;
+	Datum		copy;
+
+	if (call->key_byval)
+		return key;
+	old = MemoryContextSwitchTo(call->context);
+	copy = call->key_typlen == -1 ? PointerGetDatum(PG_DETOAST_DATUM_COPY(key)) :
+		datumCopy(key, false, call->key_typlen);
+	MemoryContextSwitchTo(old);
+	return copy;
+}
+
 /* Frees the band probe with the call's context, at the end or on error. */
 typedef struct ProbeHolder
 {
@@ -419,13 +451,8 @@ stream_row(Stream *stream, Datum key, Datum sig_datum)
 		kept->old_capacity = capacity;
 	}
 	if (!call->key_byval)
-		need_room(call, datumGetSize(key, false, call->key_typlen), "keeping the keys of the rows it matches");
-	{
-		MemoryContext old = MemoryContextSwitchTo(call->context);
-
-		kept->old_keys[kept->old_count] = datumCopy(key, call->key_byval, call->key_typlen);
-		MemoryContextSwitchTo(old);
-	}
+		need_room(call, key_size(call, key), "keeping the keys of the rows it matches");
+	kept->old_keys[kept->old_count] = copy_key(call, key);
 	for (uint32 f = 0; f < found; f++)
 	{
 		if (kept->count == kept->capacity)
@@ -633,9 +660,9 @@ take_pivot(NearDupeCall *call, HeapTuple row, TupleDesc desc, int64 *group_of, D
 	if (call->typed_keys)
 		return;
 	text_key = SPI_getbinval(row, desc, 3, &isnull);
-	need_room(call, datumGetSize(text_key, false, -1), "keeping the pivots' keys");
+	need_room(call, toast_raw_datum_size(text_key), "keeping the pivots' keys");
 	old = MemoryContextSwitchTo(call->context);
-	pivot_text[i] = datumCopy(text_key, false, -1);
+	pivot_text[i] = PointerGetDatum(PG_DETOAST_DATUM_COPY(text_key));
 	MemoryContextSwitchTo(old);
 }
 
@@ -1229,7 +1256,6 @@ anti_join_keys(NearDupeCall *call, const char *key, const char *not_stored, uint
 	uint64		budget = minhash_near_dupe_room(call) / 2;
 	long		fetch = 64;
 	bool		fits = true;
-	MemoryContext old;
 
 	*count = 0;
 	*bytes = 0;
@@ -1251,7 +1277,7 @@ anti_join_keys(NearDupeCall *call, const char *key, const char *not_stored, uint
 
 			if (isnull)
 				minhash_near_dupe_report_null_key(call);
-			size = call->key_byval ? 0 : datumGetSize(value, false, call->key_typlen);
+			size = key_size(call, value);
 			if (*bytes + size + sizeof(Datum) * Max(1024, capacity * 2) > budget)
 			{
 				fits = false;
@@ -1263,9 +1289,7 @@ anti_join_keys(NearDupeCall *call, const char *key, const char *not_stored, uint
 				keys = keys == NULL ? MemoryContextAllocExtended(call->context, sizeof(Datum) * capacity, MCXT_ALLOC_HUGE) :
 					repalloc_huge(keys, sizeof(Datum) * capacity);
 			}
-			old = MemoryContextSwitchTo(call->context);
-			keys[(*count)++] = datumCopy(value, call->key_byval, call->key_typlen);
-			MemoryContextSwitchTo(old);
+			keys[(*count)++] = copy_key(call, value);
 			*bytes += size;
 		}
 		fetch = next_fetch(SPI_tuptable, SPI_processed);
