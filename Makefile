@@ -42,6 +42,10 @@ GLUE_OBJS = \
 	src/minhash_near_dupe_source.o \
 	src/minhash_near_dupe_groups.o \
 	src/minhash_near_dupe_append.o \
+	src/minhash_near_dupe_append_groups.o \
+	src/minhash_near_dupe_append_new_rows.o \
+	src/minhash_near_dupe_append_slots.o \
+	src/minhash_near_dupe_append_stream.o \
 	src/minhash_near_dupe_pairs.o \
 	src/minhash_near_dupe_statement.o \
 	src/minhash_near_dupe_threshold.o \
@@ -93,6 +97,7 @@ include $(PGXS)
 $(CORE_OBJS): $(wildcard src/core/*.h src/core/*.hpp src/core/*.inc)
 $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
 src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_statement.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
+src/minhash_near_dupe_append.o src/minhash_near_dupe_append_groups.o src/minhash_near_dupe_append_new_rows.o src/minhash_near_dupe_append_slots.o src/minhash_near_dupe_append_stream.o: src/minhash_near_dupe.h src/minhash_near_dupe_append.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).
