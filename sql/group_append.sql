@@ -293,6 +293,20 @@ SELECT key, key = pivot AS own_group, group_id > (SELECT max(group_id) FROM st_u
   FROM near_dupe_groups_append('st_unsigned', 'ga_unsigned', 'id', 'sig', 0.7) ORDER BY key;
 DROP TABLE st_unsigned, ga_unsigned;
 
+-- An append holds SHARE UPDATE EXCLUSIVE on the group table to the end of
+-- its transaction (test/isolation/specs/append_concurrent.spec: two at
+-- once); a read-only transaction, which cannot store the rows, takes none.
+SET client_min_messages = warning;
+BEGIN;
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.7);
+SELECT mode FROM pg_locks WHERE relation = 'st_text'::regclass AND pid = pg_backend_pid() AND granted ORDER BY mode;
+COMMIT;
+BEGIN READ ONLY;
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.7);
+SELECT mode FROM pg_locks WHERE relation = 'st_text'::regclass AND pid = pg_backend_pid() AND granted ORDER BY mode;
+COMMIT;
+RESET client_min_messages;
+
 -- A threshold that the stored grouping contradicts is refused: st_text was
 -- grouped at 0.7, so a member resembles its pivot below 0.9.  At the
 -- grouping's own threshold, or below, it runs.

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -117,16 +118,18 @@ minhash_append_check_group_table(NearDupeCall *call, Oid groups, const char *sch
  * readers nor with the INSERT that stores the result (ROW EXCLUSIVE, which
  * INSERT INTO groups SELECT ... takes before the call runs), and is held to
  * the end of the transaction.  Only a caller who may insert into the group
- * table takes it: others cannot store what they read, and so cannot block
- * those who do.  Under READ COMMITTED the reads then take a snapshot taken
- * after the lock (true: pushed, for the caller to pop), so that they see
- * what an append that held it before committed; a transaction snapshot
- * cannot, so there an append that had to wait is refused (40001).
+ * table, outside a read-only transaction and a standby, takes it: others
+ * cannot store what they read, and so cannot block those who do.  Under
+ * READ COMMITTED the reads then take a snapshot taken after the lock (true:
+ * pushed, for the caller to pop), so that they see what an append that held
+ * it before committed; a transaction snapshot cannot, so there an append
+ * that had to wait is refused (40001).
  */
 bool
 minhash_append_lock_group_table(const GroupTable *table)
 {
-	if (pg_class_aclcheck(table->relation, GetUserId(), ACL_INSERT) != ACLCHECK_OK)
+	if (RecoveryInProgress() || XactReadOnly ||
+		pg_class_aclcheck(table->relation, GetUserId(), ACL_INSERT) != ACLCHECK_OK)
 		return false;
 	if (!ConditionalLockRelationOid(table->relation, ShareUpdateExclusiveLock))
 	{
