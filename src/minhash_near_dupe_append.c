@@ -128,6 +128,8 @@ minhash_append_copy_key(NearDupeCall *call, Datum key)
 	return copy;
 }
 
+/* --- the probe, the new groups and the result ---------------------------- */
+
 /* Frees the band probe with the call's context, at the end or on error. */
 typedef struct ProbeHolder
 {
@@ -227,6 +229,8 @@ put_row(Tuplestorestate *store, TupleDesc desc, int64 group_id, Datum key, Datum
 	values[3] = Float8GetDatum(resemblance);
 	tuplestore_putvalues(store, desc, values, nulls);
 }
+
+/* --- the call, phase by phase -------------------------------------------- */
 
 /* What the phases of one call carry from one to the next. */
 typedef struct AppendCall

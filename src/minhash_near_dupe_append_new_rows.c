@@ -170,9 +170,9 @@ anti_join_keys(NearDupeCall *call, const char *key, const char *not_stored, uint
 /*
  * Which rows the read takes: those whose key the group table lacks.  The
  * anti-join reads the whole source; with an index on the key it reads the
- * keys alone first (minhash_append_new_integer_keys for an integer key, else an anti-join
- * that is an index-only scan where the planner finds it cheaper), and the
- * read then takes the rows of those keys, by a generic plan (a custom one
+ * keys alone first (the slots for an integer key, else an anti-join that is
+ * an index-only scan where the planner finds it cheaper), and the read then
+ * takes the rows of those keys, by a generic plan (a custom one
  * would estimate each of the array's keys) but on Citus, which cannot plan
  * a distributed query with a parameter so.  Run while SPI is connected.
  */

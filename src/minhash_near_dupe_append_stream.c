@@ -273,9 +273,9 @@ minhash_append_stream_stored_rows(NearDupeCall *call, MhBandProbe *probe, const 
 }
 
 /*
- * minhash_append_look_up_pivots from the pivots read with the stored keys: a binary search
- * of each kept key.  A pivot's text is its key's (key::text), which is what
- * the query returns.
+ * The kept rows' groups from the pivots read with the stored keys (their
+ * slots).  A pivot's text is its key's (key::text), which is what the query
+ * returns.
  */
 static void
 look_up_kept_pivots(NearDupeCall *call, const GroupTable *table, const AppendHits *kept,
@@ -302,8 +302,8 @@ look_up_kept_pivots(NearDupeCall *call, const GroupTable *table, const AppendHit
 }
 
 /*
- * One row of minhash_append_look_up_pivots' query (kept row number, group_id, key::text):
- * the kept row's group, and its text for a text result, counted.
+ * One row of the pivots' query (kept row number, group_id, key::text): the
+ * kept row's group, and its text for a text result, counted.
  */
 static void
 take_pivot(NearDupeCall *call, HeapTuple row, TupleDesc desc, int64 *group_of, Datum *pivot_text)
