@@ -46,6 +46,10 @@ GLUE_OBJS = \
 	src/minhash_near_dupe_source.o \
 	src/minhash_near_dupe_groups.o \
 	src/minhash_near_dupe_append.o \
+	src/minhash_near_dupe_append_groups.o \
+	src/minhash_near_dupe_append_new_rows.o \
+	src/minhash_near_dupe_append_slots.o \
+	src/minhash_near_dupe_append_stream.o \
 	src/minhash_near_dupe_pairs.o \
 	src/minhash_near_dupe_statement.o \
 	src/minhash_near_dupe_threshold.o \
@@ -69,11 +73,11 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh sketch layout explain report reports review report_keys aggregate trigger trigger_sign group group_sql group_spill group_append pairs empty_documents prepared approx security row_security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh sketch layout explain report reports review report_keys aggregate trigger trigger_sign group group_sql group_spill group_append inheritance pairs empty_documents prepared approx security row_security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
-ISOLATION = trigger_concurrent_insert
+ISOLATION = trigger_concurrent_insert append_concurrent
 ISOLATION_OPTS = --inputdir=test/isolation
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
@@ -100,6 +104,7 @@ $(GLUE_OBJS): src/minhash.h src/pg_compat.h src/core/minhash_core.h
 src/minhash_near_dupe_source.o src/minhash_near_dupe_groups.o src/minhash_near_dupe_pairs.o src/minhash_near_dupe_statement.o src/minhash_near_dupe_append.o src/minhash_near_dupe_threshold.o: src/minhash_near_dupe.h
 src/minhash_explain.o src/minhash_review_html.o: src/minhash_explain.h
 src/minhash_trigger.o src/minhash_trigger_config.o src/minhash_trigger_cache.o src/minhash_trigger_lookup.o src/minhash_trigger_sign.o: src/minhash_trigger.h
+src/minhash_near_dupe_append.o src/minhash_near_dupe_append_groups.o src/minhash_near_dupe_append_new_rows.o src/minhash_near_dupe_append_slots.o src/minhash_near_dupe_append_stream.o: src/minhash_near_dupe.h src/minhash_near_dupe_append.h
 
 # The min-update and agreement loops are the hot paths: let GCC vectorize
 # them (-O2 does not).

@@ -37,7 +37,7 @@ SELECT (SELECT count(*) FROM ga_a) AS a, (SELECT count(*) FROM ga_b) AS b, (SELE
 
 -- The checks, on tables st (the grouping before), ap (the rows appended,
 -- keys as text) and src (the source appended from), at threshold t:
---   same_rows        src's keys are st's and ap's, none twice;
+--   same_rows        src's signed keys are st's and ap's, none twice;
 --   ids              a row of an old group id names that group's pivot;
 --                    a new group id is above st's largest, and its pivot is
 --                    a member of it that is its own pivot;
@@ -47,8 +47,9 @@ SELECT (SELECT count(*) FROM ga_a) AS a, (SELECT count(*) FROM ga_b) AS b, (SELE
 --   best_join        (exact) a new row that resembles an old pivot at t is
 --                    in the group of the one it resembles most (ties: the
 --                    smaller group id), else in a new group;
---   alone            a new row with an empty set or no signature is a new
---                    group of its own.
+--   alone            a new row with an empty set is a new group of its own;
+--                    one without a signature is not returned (same_rows
+--                    counts only signed rows).
 CREATE TEMP TABLE st (group_id bigint, key text, pivot text, resemblance float8);
 CREATE TEMP TABLE ap (group_id bigint, key text, pivot text, resemblance float8);
 CREATE TEMP TABLE src (id text, sig minhash);
@@ -64,7 +65,7 @@ LANGUAGE sql AS $$
 	                FROM new_rows n JOIN old_pivots o ON resemblance(n.sig, o.sig) >= t
 	               WHERE n.words GROUP BY n.key)
 	SELECT
-	  (SELECT array_agg(id ORDER BY id) FROM src) =
+	  (SELECT array_agg(id ORDER BY id) FROM src WHERE sig IS NOT NULL) =
 	    (SELECT array_agg(key ORDER BY key) FROM (SELECT key FROM st UNION ALL SELECT key FROM ap) k),
 	  NOT EXISTS (SELECT FROM ap, last WHERE ap.group_id <= last.id
 	               AND NOT EXISTS (SELECT FROM st WHERE st.group_id = ap.group_id AND st.key = st.pivot AND st.pivot = ap.pivot))
@@ -80,7 +81,7 @@ LANGUAGE sql AS $$
 	                    ELSE n.group_id > last.id OR n.resemblance <> b.r
 	                      OR n.group_id <> (SELECT min(o.group_id) FROM old_pivots o WHERE resemblance(n.sig, o.sig) = b.r) END),
 	  NOT EXISTS (SELECT FROM new_rows n, last WHERE NOT n.words
-	               AND (n.group_id <= last.id OR n.key <> n.pivot
+	               AND (n.group_id <= last.id OR n.key <> n.pivot OR n.sig IS NULL
 	                    OR EXISTS (SELECT FROM ap x WHERE x.group_id = n.group_id AND x.key <> n.key)))
 $$;
 
@@ -130,11 +131,14 @@ BEGIN
 		END LOOP;
 		RETURN QUERY SELECT t, n, r.same_rows, r.ids, r.at_threshold, r.apart, r.best_join, r.alone, all_batch,
 			(SELECT array_agg(key ORDER BY key) FROM st) =
-			(SELECT array_agg(key ORDER BY key) FROM near_dupe_groups('ga', 'id', 'sig', t)), r.joined, r.new_groups;
+			(SELECT array_agg(key ORDER BY key) FROM near_dupe_groups('ga', 'id', 'sig', t) WHERE resemblance IS NOT NULL),
+			r.joined, r.new_groups;
 	END LOOP;
 END
 $$;
 
+-- (The unsigned rows' notice is shown once, below.)
+SET client_min_messages = warning;
 SELECT r.* FROM unnest(ARRAY[0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 1.0]) t, pg_temp.run(t) r;
 
 -- With recall => (bigint keys): the guaranteed rules; apart and best_join
@@ -153,7 +157,7 @@ SELECT (SELECT array_agg(ROW(group_id, key::text, pivot::text, resemblance) ORDE
 -- A text key column, stored with text keys.
 CREATE TABLE st_tk AS SELECT * FROM near_dupe_groups('ga_text', 'id', 'sig', 0.7) WHERE key::bigint IN (SELECT id FROM ga_a);
 SELECT pg_typeof(key) AS key_type, count(*) AS rows,
-       count(*) = (SELECT count(*) FROM ga) - (SELECT count(*) FROM st_tk) AS all_new_rows
+       count(*) = (SELECT count(*) FROM ga WHERE sig IS NOT NULL) - (SELECT count(*) FROM st_tk) AS all_new_rows
   FROM near_dupe_groups_append('st_tk', 'ga_text', 'id', 'sig', 0.7, NULL::text) GROUP BY 1;
 
 -- The threshold defaults to the setting.
@@ -209,7 +213,7 @@ DECLARE
 BEGIN
 	EXECUTE format('SELECT array_agg(key::bigint ORDER BY key::bigint) FROM near_dupe_groups_append(%L, %L, ''id'', ''sig'', 0.7)',
 				   st, src) INTO appended;
-	EXECUTE format('SELECT array_agg(s.id::bigint ORDER BY s.id) FROM %s s WHERE NOT EXISTS (SELECT FROM %s g WHERE g.key = s.id::text)',
+	EXECUTE format('SELECT array_agg(s.id::bigint ORDER BY s.id) FROM %s s WHERE s.sig IS NOT NULL AND NOT EXISTS (SELECT FROM %s g WHERE g.key = s.id::text)',
 				   src, st) INTO expected;
 	RETURN appended IS NOT DISTINCT FROM expected;
 END $$;
@@ -276,8 +280,51 @@ DROP TABLE st_odd, st_many, st_twice, st_far, st_i4, ga_low, ga_sparse, ga_noix,
            ga_null_ix, ga_dup_ix;
 DROP DOMAIN ga_id;
 
+RESET client_min_messages;
+
+-- Rows without a signature are left out, with a notice; signed, a later
+-- append places them.
+CREATE TABLE st_unsigned AS SELECT * FROM near_dupe_groups('ga_a', 'id', 'sig', 0.7);
+CREATE TABLE ga_unsigned AS SELECT id, sig FROM ga;
+INSERT INTO st_unsigned SELECT * FROM near_dupe_groups_append('st_unsigned', 'ga_unsigned', 'id', 'sig', 0.7);
+SELECT count(*) AS stored_unsigned FROM st_unsigned WHERE resemblance IS NULL OR key IN ('2004', '2005');
+UPDATE ga_unsigned SET sig = minhash('now signed ' || id) WHERE sig IS NULL;
+SELECT key, key = pivot AS own_group, group_id > (SELECT max(group_id) FROM st_unsigned) AS new_group, resemblance
+  FROM near_dupe_groups_append('st_unsigned', 'ga_unsigned', 'id', 'sig', 0.7) ORDER BY key;
+DROP TABLE st_unsigned, ga_unsigned;
+
+-- An append holds SHARE UPDATE EXCLUSIVE on the group table to the end of
+-- its transaction (test/isolation/specs/append_concurrent.spec: two at
+-- once); a read-only transaction, which cannot store the rows, takes none.
+SET client_min_messages = warning;
+BEGIN;
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.7);
+SELECT mode FROM pg_locks WHERE relation = 'st_text'::regclass AND pid = pg_backend_pid() AND granted ORDER BY mode;
+COMMIT;
+BEGIN READ ONLY;
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.7);
+SELECT mode FROM pg_locks WHERE relation = 'st_text'::regclass AND pid = pg_backend_pid() AND granted ORDER BY mode;
+COMMIT;
+RESET client_min_messages;
+
+-- A threshold that the stored grouping contradicts is refused: st_text was
+-- grouped at 0.7, so a member resembles its pivot below 0.9.  At the
+-- grouping's own threshold, or below, it runs.
+SELECT min(resemblance) >= 0.7 AND min(resemblance) < 0.9 AS lowest_member_between
+  FROM st_text WHERE key <> pivot;
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.7);
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.5);
+
 -- Errors.
 \set VERBOSITY default
+SELECT * FROM near_dupe_groups_append('st_text', 'ga', 'id', 'sig', 0.9);
+-- (the same check where the stored keys are read by a query: no index on
+-- the source's key, or a group table whose resemblance is numeric)
+CREATE TABLE ga_noix2 AS SELECT id, sig FROM ga;
+SELECT * FROM near_dupe_groups_append('st_big', 'ga_noix2', 'id', 'sig', 0.9, NULL::bigint);
+CREATE TABLE st_num AS SELECT group_id, key, pivot, resemblance::numeric AS resemblance FROM st_text;
+SELECT * FROM near_dupe_groups_append('st_num', 'ga', 'id', 'sig', 0.9);
+SELECT count(*) > 0 AS appended FROM near_dupe_groups_append('st_num', 'ga', 'id', 'sig', 0.7);
 CREATE TABLE st_no_pivot AS SELECT group_id, key, resemblance FROM st_text;
 SELECT * FROM near_dupe_groups_append('st_no_pivot', 'ga', 'id', 'sig', 0.7);
 CREATE TABLE st_bad_id AS SELECT group_id::text AS group_id, key, pivot, resemblance FROM st_text;
@@ -316,4 +363,5 @@ EXCEPTION WHEN configuration_limit_exceeded THEN
 END $$;
 RESET minhash.group_memory;
 
+DROP TABLE ga_noix2, st_num;
 DROP TABLE ga, ga_a, ga_b, ga_text, st_big, st_text, st_tk, st_empty, st_no_pivot, st_bad_id, st_int_key, ga_dup, ga_null;

@@ -714,7 +714,7 @@ CREATE FUNCTION @extschema@.near_dupe_groups_append(groups regclass, source regc
 	RETURNS TABLE(group_id bigint, key text, pivot text, resemblance double precision)
 	AS 'MODULE_PATHNAME', 'minhash_near_dupe_groups_append' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_groups_append(regclass, regclass, name, name, double precision) IS 'the rows of source whose key the group table (stored rows of near_dupe_groups) does not hold, as rows to insert into it: each joins the stored group whose pivot it resembles most at threshold (ties to the smaller group_id), else the new rows are grouped among themselves as near_dupe_groups groups, under group ids above the largest stored; stored rows never move';
+COMMENT ON FUNCTION @extschema@.near_dupe_groups_append(regclass, regclass, name, name, double precision) IS 'the rows of source whose key the group table (stored rows of near_dupe_groups) does not hold, as rows to insert into it: each joins the stored group whose pivot it resembles most at threshold (ties to the smaller group_id), else the new rows are grouped among themselves as near_dupe_groups groups, under group ids above the largest stored; stored rows never move; rows without a signature are left out (a notice counts them); appends into one group table run one at a time (SHARE UPDATE EXCLUSIVE on it), and a threshold above a stored member''s resemblance is refused';
 
 CREATE FUNCTION @extschema@.near_dupe_groups_append(groups regclass, source regclass, key_column name,
 								 sig_column name, threshold double precision, key_type anyelement,

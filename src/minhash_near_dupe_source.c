@@ -46,6 +46,7 @@
 
 #include "access/detoast.h"
 #include "access/htup_details.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "mb/pg_wchar.h"
@@ -285,6 +286,33 @@ statement_exists(const char *schema)
 									 7, types, true));
 }
 
+/*
+ * Refuses a table with inheritance children (42809), as near_dupe_check_arguments
+ * refuses a partitioned one: every read of the source is of its own rows
+ * (ONLY), where SELECT would read the children's too, and rows are named by
+ * key across the read, the stream and the statement path alike.
+ */
+static void
+refuse_inheritance_parent(const NearDupeCall *call)
+{
+	List	   *children;
+
+	if (!has_subclass(call->relation))
+		return;
+	children = find_inheritance_children(call->relation, NoLock);
+	if (children == NIL)
+		return;
+	list_free(children);
+	ereport(ERROR,
+			(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+			 errmsg("cannot group the rows of table \"%s\", which has inheritance children",
+					get_rel_name(call->relation)),
+			 errhint("Group a table of its keys and signatures, made as in CREATE TEMP TABLE sigs AS SELECT %s, %s FROM %s; grouping the parent alone would miss the children's rows.",
+					 quote_identifier(call->key_column), quote_identifier(call->sig_column),
+					 quote_qualified_identifier(get_namespace_name(get_rel_namespace(call->relation)),
+												get_rel_name(call->relation)))));
+}
+
 void
 minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind, bool typed_keys,
 						   Oid result_key_type, NearDupeCall *call)
@@ -337,6 +365,7 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	call->key_column = MemoryContextStrdup(call->context, NameStr(*PG_GETARG_NAME(first + 1)));
 	call->sig_column = MemoryContextStrdup(call->context, NameStr(*PG_GETARG_NAME(first + 2)));
 	call->threshold = PG_ARGISNULL(first + 3) ? minhash_similarity_threshold : PG_GETARG_FLOAT8(first + 3);
+	refuse_inheritance_parent(call);
 	/* the threshold chooses a band layout, so it must be above 0 */
 	minhash_check_layout_threshold(call->threshold);
 	if (typed_keys)

@@ -26,6 +26,8 @@
 # The table's rows take about 75 MB held (keys once, signatures packed), so
 # 16MB takes the statement, 200MB and 1GB run in memory.  16MB with
 # the 16-value signatures is the case where the rows are mostly key text.
+# near_dupe_groups_append, which has no statement path, is held to
+# setting + work_mem + SLACK too, and stops with 53400 at 16MB.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -141,6 +143,7 @@ for function in groups pairs; do
         if [[ $setting == 1GB ]]; then
             [[ -z $SQLSTATE_SEEN ]] || fail "$label: ended with $SQLSTATE_SEEN"
             reference_rows="$RESULT"
+            [[ $function == groups ]] && printf -v "groups_reference_$column" '%s' "$RESULT"
         else
             [[ -z $SQLSTATE_SEEN ]] || fail "$label: ended with $SQLSTATE_SEEN"
             [[ $RESULT == "$reference_rows" ]] || fail "$label: rows $RESULT, at 1GB $reference_rows"
@@ -148,7 +151,31 @@ for function in groups pairs; do
     done
 done
 
-sql -c 'DROP TABLE gm_keys, gm_tiny'
+# near_dupe_groups_append holds its new rows under the same cap, and has no
+# statement to run beyond it: past the setting it stops (53400), within
+# setting + work_mem + SLACK.  The group table is empty, so every row is new
+# and the answer is near_dupe_groups' own (its 1GB rows above); the key's
+# index takes the new keys first (an anti-join of the keys alone).
+sql -c 'CREATE UNIQUE INDEX gm_keys_k ON gm_keys (k); CREATE TABLE gm_groups (group_id bigint, key text, pivot text, resemblance float8)'
+for case_ in "sig 1GB" "sig 200MB" "sig 16MB" "sig16 16MB"; do
+    read -r column setting <<<"$case_"
+    label="near_dupe_groups_append($column) at $setting"
+    run_call "$label" "$setting" \
+        "SELECT count(*) || ' ' || count(DISTINCT group_id) || ' ' || sum(resemblance) FROM near_dupe_groups_append('gm_groups', 'gm_keys', 'k', '$column')"
+    limit_kb=$(( $(setting_kb "$setting") + WORK_MEM_KB + SLACK_KB ))
+    printf '%-34s %6s ms  peak private memory +%7d kB (at most %7d kB)  %s\n' \
+        "$label" "${ELAPSED_MS:-?}" "$PEAK_KB" "$limit_kb" "${SQLSTATE_SEEN:-ran}"
+    ((PEAK_KB <= limit_kb)) || fail "$label: held $PEAK_KB kB, more than $limit_kb kB"
+    if [[ $setting == 16MB ]]; then
+        [[ $SQLSTATE_SEEN == 53400 ]] || fail "$label: ended with ${SQLSTATE_SEEN:-no error}, not 53400"
+    else
+        reference_name="groups_reference_$column"
+        [[ -z $SQLSTATE_SEEN ]] || fail "$label: ended with $SQLSTATE_SEEN"
+        [[ $RESULT == "${!reference_name}" ]] || fail "$label: rows $RESULT, near_dupe_groups ${!reference_name}"
+    fi
+done
+
+sql -c 'DROP TABLE gm_keys, gm_tiny, gm_groups'
 if ((failures > 0)); then
     echo "group_memory: $failures failed"
     exit 1
