@@ -91,15 +91,13 @@ BEGIN
 	SELECT x.id, 0.8, '%', (SELECT array_agg(e.id ORDER BY e.id) FROM ed e WHERE e.sig % x.sig)
 	  FROM ed x WHERE x.sig IS NOT NULL$q$;
 END $$;
--- The rows written afresh: the UPDATEs above left dead row versions, and
--- one still recently dead (autovacuum's snapshot on another table keeps it
--- so) would make CREATE INDEX hide its index from the planner until the
--- transactions older than it end (pg_index.indcheckxmin), so that the
--- index scans below would be sequential ones, by the timing of others.
-CREATE TEMP TABLE ed_rows AS SELECT * FROM ed;
-TRUNCATE ed;
-INSERT INTO ed SELECT * FROM ed_rows;
-DROP TABLE ed_rows;
+-- The table rewritten: a HOT chain left by the UPDATEs above whose old
+-- version is still recently dead (a snapshot older than the UPDATE lives,
+-- such as autovacuum's ANALYZE of another table) would make CREATE INDEX
+-- hide its index from the planner until the transactions older than it end
+-- (pg_index.indcheckxmin), so that the index scans below would be
+-- sequential ones, by the timing of others.
+VACUUM FULL ed;
 CREATE TEMP TABLE ed_seq AS SELECT * FROM pg_temp.ed_scan(false);
 -- Each index scan run reads the index, once for each query it serves (a
 -- scan of the index each, counted by the statistics of this transaction),
