@@ -18,10 +18,9 @@
 #       <= setting + work_mem (the result's tuplestore) + SLACK (2 MB: the
 #       cursor's batch of rows and the scan's executor state, README "Memory");
 #   - a setting below what the rows need runs the call as one SQL statement
-#     (the read stops at the setting and lets go of it), whose peak is its
-#     sorts' and the result's work_mem each, the walk's taken rows and the
-#     cursor's batch: peak <= max(setting, STATEMENT_SORTS x work_mem) +
-#     work_mem + SLACK;
+#     (the read stops at the setting and lets go of it), whose sorts,
+#     materialized CTEs, hash tables and windows share the setting: the same
+#     bound holds;
 #   - every call returns the same rows, whatever the setting.
 # The table's rows take about 75 MB held (keys once, signatures packed), so
 # 16MB takes the statement, 200MB and 1GB run in memory.  16MB with
@@ -34,9 +33,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 ROWS="${MINHASH_GM_ROWS:-30000}"
 SLACK_KB=$((2 * 1024))
-# Sorts, materialized CTEs and the window's tuplestore of the statement's
-# plan that hold work_mem at once: at most 8 (measured: 7 at most here).
-STATEMENT_SORTS=8
 WORK_MEM_KB=$((4 * 1024))
 WORK="$(mktemp -d /tmp/minhash-group-memory.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
@@ -140,10 +136,6 @@ for function in groups pairs; do
         run_call "$label" "$setting" \
             "SELECT $summary FROM near_dupe_$function('gm_keys', 'k', '$column')"
         limit_kb=$(( $(setting_kb "$setting") + WORK_MEM_KB + SLACK_KB ))
-        if [[ $setting == 16MB ]] &&
-            (( STATEMENT_SORTS * WORK_MEM_KB > $(setting_kb "$setting") )); then
-            limit_kb=$(( STATEMENT_SORTS * WORK_MEM_KB + WORK_MEM_KB + SLACK_KB ))
-        fi
         printf '%-34s %6s ms  peak private memory +%7d kB (at most %7d kB)  %s\n' \
             "$label" "${ELAPSED_MS:-?}" "$PEAK_KB" "$limit_kb" "${SQLSTATE_SEEN:-ran}"
         ((PEAK_KB <= limit_kb)) || fail "$label: held $PEAK_KB kB, more than $limit_kb kB"
