@@ -151,8 +151,9 @@ statement_text(const NearDupeCall *call, bool groups, double recall)
  * At most STATEMENT_WORK_MEM_NODES of its sorts, materialized CTEs, hash
  * tables and window tuplestores hold their work_mem at once, so each gets
  * that share of the setting, or the caller's work_mem where that is less
- * (PostgreSQL's floor of 64kB aside): beyond the setting the call then
- * holds about what it would in memory, plus the result's work_mem.
+ * (PostgreSQL's floor of 64kB aside): together they hold about the
+ * setting, as the call's rows would in memory, beside the result's
+ * work_mem.
  */
 #define STATEMENT_WORK_MEM_NODES 8
 
