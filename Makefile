@@ -121,13 +121,21 @@ core-test: test/core/core_test
 	test/core/core_test
 
 # A PGXN distribution (META.json, checked by test/doc/meta_test.sh): the
-# committed tree as dist/minhash-VERSION.zip, VERSION taken from META.json.
-DIST_VERSION = $(shell sed -n 's/^\t"version": "\([0-9.]*\)",$$/\1/p' META.json)
+# committed tree as $(DIST_DIR)/minhash-VERSION.zip, VERSION taken from the
+# committed META.json.  Refused unless VERSION is the committed control
+# file's default_version as X.Y.0: the package would carry one version's
+# label and install another's scripts.
+DIST_DIR = dist
+DIST_VERSION = $(shell git show HEAD:META.json | sed -n 's/^\t"version": "\([0-9.]*\)",$$/\1/p')
+DIST_DEFAULT_VERSION = $(shell git show HEAD:minhash.control | sed -n "s/^default_version = '\([0-9.]*\)'$$/\1/p")
 .PHONY: dist
 dist:
-	@test -n "$(DIST_VERSION)" || { echo "no version in META.json"; exit 1; }
-	mkdir -p dist
-	git archive --format zip --prefix=minhash-$(DIST_VERSION)/ --output dist/minhash-$(DIST_VERSION).zip HEAD
+	@test -n "$(DIST_VERSION)" || { echo "no version in the committed META.json"; exit 1; }
+	@test "$(DIST_VERSION)" = "$(DIST_DEFAULT_VERSION).0" || { \
+		echo "META.json's version $(DIST_VERSION) is not minhash.control's default_version '$(DIST_DEFAULT_VERSION)' (as $(DIST_DEFAULT_VERSION).0): make them agree and commit before making a distribution"; \
+		exit 1; }
+	mkdir -p $(DIST_DIR)
+	git archive --format zip --prefix=minhash-$(DIST_VERSION)/ --output $(DIST_DIR)/minhash-$(DIST_VERSION).zip HEAD
 
 # libFuzzer harnesses (test/fuzz, see test/fuzz/README): the engine alone,
 # built by clang 14 with coverage, AddressSanitizer and UBSan.

@@ -157,12 +157,13 @@ CREATE INDEX ax_bad ON ax_docs USING gin (sig gin_minhash_approx_ops(layout = 2)
 -- The twins join the families: a pair at exactly 0.5 that shares no band
 -- of the approximate layout at 0.5.
 INSERT INTO ax_docs SELECT 3000 + row_number() OVER (ORDER BY id), id, sig FROM ax_twins;
--- Vacuumed, so that no dead row version is left when the indexes below are
--- built: one left recently dead (by how far pruning and autovacuum got)
--- would make CREATE INDEX hide its index from the planner until the
--- transactions older than it end (pg_index.indcheckxmin), and the plans
--- below would depend on that timing.
-VACUUM ANALYZE ax_docs;
+-- Rewritten (VACUUM FULL), so that no HOT chain is left when the indexes
+-- below are built: one whose old version is still recently dead (a plain
+-- VACUUM cannot remove it while a snapshot older than the UPDATE lives,
+-- such as autovacuum's ANALYZE of another table) would make CREATE INDEX
+-- hide its index from the planner until the transactions older than it end
+-- (pg_index.indcheckxmin), and the plans below would depend on that timing.
+VACUUM (FULL, ANALYZE) ax_docs;
 
 -- Whether a query's plan reads the named index.
 CREATE FUNCTION ax_plan_uses(query text, index_name text) RETURNS boolean LANGUAGE plpgsql AS $$

@@ -88,6 +88,7 @@ typedef struct NearDupeCall
 	MemoryContext scratch;		/* one value while it is detoasted */
 	uint64		outside;		/* bytes held outside `context` */
 	uint64		limit;			/* minhash.group_memory, in bytes */
+	int			guc_level;		/* the nest level of the call's own settings */
 	char	   *arena_next;		/* the key arena's free room */
 	char	   *arena_end;
 	Size		arena_block;	/* the next block's size */
@@ -218,7 +219,10 @@ extern bool minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uin
 /* Rank order: signed rows first, most distinct shingles first (then key order). */
 extern int	minhash_near_dupe_compare_rank(const NearDupeCall *call, uint32 a, uint32 b);
 
-/* Ends the call: everything it held is freed. */
+/*
+ * Ends the call: everything it held is freed, and the settings its SQL ran
+ * under (jit off) are the caller's again.
+ */
 extern void minhash_near_dupe_end(NearDupeCall *call);
 
 #endif							/* MINHASH_NEAR_DUPE_H */

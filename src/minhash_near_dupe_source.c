@@ -313,6 +313,29 @@ refuse_inheritance_parent(const NearDupeCall *call)
 												get_rel_name(call->relation)))));
 }
 
+/*
+ * The call's own SQL (the checks, the read, the key check and the statement
+ * beyond minhash.group_memory) runs with jit off, at a GUC nest level of
+ * its own that minhash_near_dupe_end pops, or the (sub)transaction's abort
+ * on error.  These statements scan the whole source, so the planner's costs
+ * pass jit_above_cost on any table worth grouping, and LLVM then compiles
+ * (and with the inlining and optimizing costs passed, inlines and optimizes)
+ * every expression of the plan: memory of the backend's that no memory
+ * context counts, so that minhash.group_memory could not cap it, and that
+ * for the statement is several times its work_mem.  The scans spend their
+ * time in the engine and in sorts, not in expressions, so the compile buys
+ * nothing back (test/stress/group_memory.sh runs with jit on).
+ */
+static int
+settings_for_call(void)
+{
+	int			level = NewGUCNestLevel();
+
+	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
 void
 minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind, bool typed_keys,
 						   Oid result_key_type, NearDupeCall *call)
@@ -333,6 +356,7 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	call->limit = (uint64) group_memory_kb() * 1024;
 	call->arena_block = ARENA_FIRST_BLOCK;
 	call->schema = MemoryContextStrdup(call->context, schema);
+	call->guc_level = settings_for_call();
 
 	minhash_near_dupe_check_threshold(fcinfo, first + 3);
 	for (int i = 0; i < 4; i++)
@@ -871,4 +895,5 @@ minhash_near_dupe_end(NearDupeCall *call)
 {
 	MemoryContextDelete(call->context);
 	call->context = NULL;
+	AtEOXact_GUC(true, call->guc_level);
 }

@@ -146,6 +146,25 @@ statement_text(const NearDupeCall *call, bool groups, double recall)
 	return TextDatumGetCString(text_datum);
 }
 
+/*
+ * The work_mem of the statement's nodes: they share minhash.group_memory.
+ * At most STATEMENT_WORK_MEM_NODES of its sorts, materialized CTEs, hash
+ * tables and window tuplestores hold their work_mem at once, so each gets
+ * that share of the setting, or the caller's work_mem where that is less
+ * (PostgreSQL's floor of 64kB aside): together they hold about the
+ * setting, as the call's rows would in memory, beside the result's
+ * work_mem.
+ */
+#define STATEMENT_WORK_MEM_NODES 8
+
+static int
+statement_work_mem_kb(const NearDupeCall *call)
+{
+	uint64		share_kb = call->limit / 1024 / STATEMENT_WORK_MEM_NODES;
+
+	return (int) Max(64, Min((uint64) work_mem, share_kb));
+}
+
 /* Sets a planner setting for the statement, at the current GUC nest level. */
 static void
 set_for_statement(const char *name, const char *value)
@@ -175,6 +194,7 @@ minhash_near_dupe_run_statement(NearDupeCall *call, bool groups, double recall,
 	nest_level = NewGUCNestLevel();
 	set_for_statement("enable_hashagg", "off");
 	set_for_statement("enable_mergejoin", "off");
+	set_for_statement("work_mem", psprintf("%dkB", statement_work_mem_kb(call)));
 	statement = statement_text(call, groups, recall);
 	portal = SPI_cursor_open_with_args(NULL, statement, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
 	if (portal->tupDesc == NULL || portal->tupDesc->natts != desc->natts)

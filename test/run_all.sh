@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # The whole test run, as CI does it (.ci/run):
 #   packages -> build + install -> core unit tests (make core-test)
+#   -> the servers other suites reuse (PREBUILT below, cached outside the clone)
 #   -> throwaway cluster -> pg_regress and pg_isolation_regress (make installcheck)
 #   -> the extra suites listed below -> cluster stopped.
 # Ends with the line `all: N passed, M failed[, K skipped]`; exits non-zero
-# if any suite failed.
+# if any step or suite failed (a skip is not a failure).
 #
 #   bash test/run_all.sh
 #
-# Environment: MINHASH_SUITE_TIMEOUT (seconds per suite, default 1200;
-# twice that for the suites that build PostgreSQL),
+# Environment: MINHASH_SUITE_TIMEOUT (seconds per suite, default 1200),
+# MINHASH_PREBUILD_TIMEOUT (seconds per server built, default 1200),
 # MINHASH_PGPORT (default 5499; names the socket only), PG_CONFIG.
 set -euo pipefail
 
 # Extra suites: run after installcheck, each as `bash FILE` from the repository
 # top, with PGHOST/PGPORT/PGUSER/PGDATABASE pointing at the running cluster and
 # the corpus loaded in table spam_messages of $PGDATABASE. A suite passes if it
-# exits 0. A missing file is reported as skipped. A suite may
+# exits 0; it is skipped if it exits 77 (SKIP_STATUS: what it needs is
+# absent, and it printed one line saying what), and failed on any other
+# status. A missing file is reported as skipped. A suite may
 # `source test/lib/common.sh` for its helpers (psql_run, load_corpus, ...) but
 # must not start, stop or trap the cluster.
 EXTRA_SUITES=(
@@ -65,6 +68,18 @@ EXTRA_SUITES=(
     test/versions/pg_upgrade_15_to_18.sh
 )
 
+# Servers that suites reuse, built into caches outside the clone before the
+# cluster starts, each a step of the summary with a limit of its own, so
+# that a suite's limit is the suite's (a first build under load takes up to
+# about 17 minutes; cached, a second). A step that exits 77 is skipped.
+PREBUILT=(
+    "pg13 bash test/versions/build_postgres.sh 13"   # test/versions/matrix.sh
+    "pg18 bash test/versions/build_postgres.sh 18"   # matrix.sh, pg_upgrade_15_to_18.sh
+    "citus-build bash test/citus/build_citus.sh"     # test/citus/citus.sh (77: no Citus source)
+)
+# A suite's or a step's exit status meaning "skipped" (as Automake's tests).
+SKIP_STATUS=77
+
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 install_cluster_traps
@@ -83,6 +98,7 @@ trap 'on_interrupt 143' TERM
 trap 'on_interrupt 129' HUP
 
 SUITE_TIMEOUT="${MINHASH_SUITE_TIMEOUT:-1200}"
+PREBUILD_TIMEOUT="${MINHASH_PREBUILD_TIMEOUT:-1200}"
 SUMMARY=()
 n_passed=0 n_failed=0 n_skipped=0
 
@@ -97,16 +113,13 @@ record() {   # record NAME passed|FAILED|skipped SECONDS [NOTE]
     printf '==> suite %s: %s (%ss)%s\n' "$name" "$status" "$secs" "${note:+, $note}"
 }
 
-# Suites that build PostgreSQL when /var/cache/minhash-pg lacks a major: on a
-# fresh, loaded 2-core machine one build took 16 min, so they get twice the
-# per-suite limit (the whole run stays within CI's 90 minutes).
-LONG_SUITES=" matrix pg_upgrade_15_to_18 "
-
 # run_suite NAME COMMAND...: runs it under the per-suite timeout.
-run_suite() {
-    local name="$1"; shift
-    local t0=$SECONDS rc=0 limit=$SUITE_TIMEOUT
-    [[ "$LONG_SUITES" == *" $name "* ]] && limit=$((2 * SUITE_TIMEOUT))
+run_suite() { run_limited "$SUITE_TIMEOUT" "$@"; }
+
+# run_limited LIMIT NAME COMMAND...: runs it, killed after LIMIT seconds.
+run_limited() {
+    local limit="$1" name="$2"; shift 2
+    local t0=$SECONDS rc=0
     printf '\n==> suite %s: %s\n' "$name" "$*"
     # In the background + wait, so that Ctrl-C reaches the script at once
     # (timeout runs the suite in a process group of its own; see on_interrupt).
@@ -116,6 +129,9 @@ run_suite() {
     SUITE_PID=
     if ((rc == 0)); then
         record "$name" passed $((SECONDS - t0))
+    elif ((rc == SKIP_STATUS)); then
+        record "$name" skipped $((SECONDS - t0)) "exit code $rc: skipped itself (its output says why)"
+        rc=0
     elif ((rc == 124 || rc == 137)); then
         record "$name" FAILED $((SECONDS - t0)) "timed out after ${limit}s"
     else
@@ -149,6 +165,15 @@ fi
 
 # C++ core unit tests (need no server and not the extension build).
 run_suite core make core-test || true
+
+if ((built)); then
+    for step in "${PREBUILT[@]}"; do
+        read -ra step_cmd <<<"$step"
+        run_limited "$PREBUILD_TIMEOUT" "${step_cmd[@]}" || true
+    done
+else
+    for step in "${PREBUILT[@]}"; do record "${step%% *}" skipped 0 "build failed"; done
+fi
 
 if ((built)); then
     t0=$SECONDS

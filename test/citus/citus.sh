@@ -19,7 +19,8 @@
 # remote commands), their refusals, and the coordinator's peak memory while
 # grouping 100,000 realistic documents (test/corpus/generate_realistic.sql;
 # MINHASH_CITUS_REALISTIC sets another count) against one node's.
-# Skips with one line (exit 0) when no Citus source is available.
+# Skips with one line and exit status 77 (test/run_all.sh counts it as
+# skipped) when no Citus source is available.
 # In test/run_all.sh; run alone: bash test/citus/citus.sh (as root or the
 # owner of the clone; loads the corpus itself, test/corpus/load_spamassassin.sh).
 # MINHASH_CITUS_SHARDS (default 8) sets the shard count; MINHASH_CITUS_TIMING=1
@@ -30,7 +31,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_ROOT="$(cd "$HERE/../.." && pwd -P)"
 T0=$SECONDS
 rc=0; PGC=$("$HERE/build_citus.sh") || rc=$?
-if ((rc == 77)); then exit 0; fi   # build_citus.sh printed "citus: skipped ..."
+if ((rc == 77)); then exit 77; fi   # build_citus.sh printed "citus: skipped ..."
 ((rc == 0)) || { echo "citus: 0 passed, 1 failed (build)"; exit 1; }
 echo "     Citus and minhash ready in $PGC's tree ($((SECONDS - T0)) s)"
 # shellcheck source=test/citus/lib.sh

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # META.json (the PGXN distribution metadata) agrees with the tree: a valid
-# PGXN Meta Spec 1.0 document whose version is the newest released one in
-# CHANGELOG.md (minhash.control's default_version, or the one before an
-# unreleased default_version), whose extension entry names files that
-# exist, whose PostgreSQL prerequisite is the oldest major src/pg_compat.h
-# builds against, and whose license is one the spec knows; and the Makefile's DATA
-# installs a script chain from 1.0 to default_version.  Needs python3 only
-# (no cluster).  Ends with `meta: ok` or `meta: FAILED: ...`.
+# PGXN Meta Spec 1.0 document whose version is minhash.control's
+# default_version as X.Y.0 (the version the distribution installs, which
+# CHANGELOG.md lists, released or not), whose extension entry names files
+# that exist, whose PostgreSQL prerequisite is the oldest major
+# src/pg_compat.h builds against, and whose license is one the spec knows,
+# with a LICENSE file; and the Makefile's DATA installs a script chain from
+# 1.0 to default_version.  In a git checkout, `make dist` of the committed
+# tree is checked too: its zip's META.json and control file agree and it
+# holds every DATA script; and in a scratch copy whose META.json says
+# another version, `make dist` refuses.  Needs python3 and, for the dist
+# checks, git and make (no cluster).  Ends with `meta: ok` or
+# `meta: FAILED: ...`.
 #
 #   bash test/doc/meta_test.sh
 set -euo pipefail
@@ -14,7 +19,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 command -v python3 >/dev/null 2>&1 || { echo "meta: FAILED: python3 not found"; exit 1; }
 
 python3 - <<'PY'
-import json, os, re, sys
+import glob, json, os, re, shutil, subprocess, sys, tempfile, zipfile
 
 problems = []
 def check(ok, what):
@@ -42,18 +47,16 @@ for key in ("name", "abstract", "version", "maintainer", "license", "provides", 
 check(meta.get("meta-spec", {}).get("version") == "1.0.0", "meta-spec version is not 1.0.0")
 check(meta.get("name") == extension, f"name {meta.get('name')!r} is not the Makefile's EXTENSION {extension!r}")
 check(semver.match(str(meta.get("version", ""))), f"version {meta.get('version')!r} is not a semantic version")
-# META.json carries the newest released version (CHANGELOG.md's first
-# "## X — released" heading); the control file's default_version is that
-# one, or the version CHANGELOG.md lists as unreleased above it.
+# A distribution installs default_version (CREATE EXTENSION without VERSION),
+# so that is the version its META.json must carry; CHANGELOG.md's newest
+# heading is that version.
+check(meta.get("version") == f"{default_version}.0",
+      f"version {meta.get('version')!r} is not minhash.control's default_version {default_version!r} as {default_version}.0")
 changelog = open("CHANGELOG.md", encoding="utf-8").read()
 headings = re.findall(r"^## (\d+\.\d+) — (released|unreleased)", changelog, re.M)
-released = next((v for v, state in headings if state == "released"), None)
-unreleased = [v for v, state in headings if state == "unreleased"]
-check(released is not None, "CHANGELOG.md has no '## X — released' heading")
-check(meta.get("version") == f"{released}.0",
-      f"version {meta.get('version')!r} is not the newest released version in CHANGELOG.md ({released}.0)")
-check(default_version == released or default_version in unreleased,
-      f"minhash.control's default_version {default_version!r} is neither released ({released}) nor listed as unreleased in CHANGELOG.md")
+check(headings and headings[0][0] == default_version,
+      f"CHANGELOG.md's newest version heading is {headings[0][0] if headings else None!r}, not default_version {default_version!r}")
+check(os.path.isfile("LICENSE"), "no LICENSE file")
 check(meta.get("release_status", "stable") in ("stable", "testing", "unstable"), "release_status is not stable, testing or unstable")
 
 licenses = {"agpl_3", "apache_1_1", "apache_2_0", "artistic_1", "artistic_2", "bsd", "freebsd", "gfdl_1_2",
@@ -97,10 +100,77 @@ while version in steps and version not in seen:
     version = steps[version]
 check(version == default_version, f"DATA's scripts reach version {version}, not default_version {default_version}")
 
+# make dist, of the committed tree (git archive HEAD).
+def tree_files(makefile_text, control_text):
+    d = re.search(r"^DATA\s*=\s*(.+)$", makefile_text, re.M).group(1).split()
+    v = re.search(r"^default_version\s*=\s*'([^']+)'", control_text, re.M).group(1)
+    return d, v
+
+def make_dist(tree, out):
+    return subprocess.run(["make", "-s", "-C", tree, "dist", f"DIST_DIR={out}"],
+                          capture_output=True, text=True)
+
+in_git = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], capture_output=True,
+                        text=True).stdout.strip() == "true"
+dist_note = "make dist not checked (not a git checkout)"
+if in_git and shutil.which("make"):
+    with tempfile.TemporaryDirectory() as tmp:
+        head_meta = json.loads(subprocess.run(["git", "show", "HEAD:META.json"], capture_output=True,
+                                              text=True, check=True).stdout)
+        head_control = subprocess.run(["git", "show", "HEAD:minhash.control"], capture_output=True,
+                                      text=True, check=True).stdout
+        head_default = tree_files("DATA = x", head_control)[1]
+        made = make_dist(os.getcwd(), os.path.join(tmp, "dist"))
+        if head_meta.get("version") != f"{head_default}.0":
+            # the committed tree disagrees: make dist must refuse it
+            check(made.returncode != 0,
+                  f"make dist built a zip of the committed tree, whose META.json says {head_meta.get('version')} and control {head_default}")
+            dist_note = "make dist refused the committed tree (META.json and control disagree)"
+        else:
+            check(made.returncode == 0, f"make dist failed: {made.stdout}{made.stderr}")
+            zips = glob.glob(os.path.join(tmp, "dist", "*.zip"))
+            check(len(zips) == 1, f"make dist made {len(zips)} zip files, not one")
+            if made.returncode == 0 and len(zips) == 1:
+                with zipfile.ZipFile(zips[0]) as z:
+                    names = set(z.namelist())
+                    prefix = f"{extension}-{head_meta['version']}/"
+                    check(os.path.basename(zips[0]) == f"{extension}-{head_meta['version']}.zip",
+                          f"make dist made {os.path.basename(zips[0])}")
+                    z_meta = json.loads(z.read(prefix + "META.json"))
+                    z_data, z_default = tree_files(z.read(prefix + "Makefile").decode(),
+                                                   z.read(prefix + "minhash.control").decode())
+                    check(z_meta.get("version") == f"{z_default}.0",
+                          f"the zip's META.json says {z_meta.get('version')}, its control file {z_default}")
+                    check(z_meta["provides"][extension]["version"] == z_meta.get("version"),
+                          "the zip's provides version is not its version")
+                    for path in z_data + ["LICENSE", z_meta["provides"][extension]["file"],
+                                          z_meta["provides"][extension]["docfile"]]:
+                        check(prefix + path in names, f"the zip lacks {path}")
+                    dist_note = f"make dist: {os.path.basename(zips[0])} installs {z_default}, {len(z_data)} scripts"
+        # a scratch copy of the committed tree (with this Makefile) whose
+        # META.json says another version: make dist refuses it
+        scratch = os.path.join(tmp, "scratch")
+        os.makedirs(scratch)
+        archive = subprocess.run(["git", "archive", "HEAD"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", scratch], input=archive, check=True)
+        shutil.copy("Makefile", scratch)   # the rule under test: the working tree's
+        path = os.path.join(scratch, "META.json")
+        text = open(path, encoding="utf-8").read()
+        text = text.replace(f'"version": "{head_meta.get("version")}"', '"version": "0.9.0"', 1)
+        open(path, "w", encoding="utf-8").write(text)
+        git = ["git", "-C", scratch, "-c", "user.name=meta_test", "-c", "user.email=meta_test@localhost"]
+        for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "scratch"]):
+            subprocess.run(git + args, capture_output=True, check=True)
+        refused = make_dist(scratch, os.path.join(tmp, "scratch-dist"))
+        check(refused.returncode != 0 and "is not minhash.control's default_version" in refused.stdout + refused.stderr,
+              f"make dist did not refuse a META.json of version 0.9.0 beside control {head_default}: {refused.stdout}{refused.stderr}")
+        check(not glob.glob(os.path.join(tmp, "scratch-dist", "*.zip")), "make dist left a zip of a refused tree")
+
 if problems:
     for p in problems:
         print(f"meta: {p}")
     print(f"meta: FAILED: {len(problems)} problems")
     sys.exit(1)
+print(f"meta: {dist_note}")
 print(f"meta: ok (META.json {meta['version']}, control {default_version}, scripts {' -> '.join([base[0]] + [steps[v] for v in sorted(seen, key=lambda v: [int(x) for x in v.split('.')])])}, PostgreSQL {min_major}+)")
 PY
