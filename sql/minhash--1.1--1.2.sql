@@ -193,7 +193,7 @@ BEGIN
 		IF found.message IS NOT NULL THEN
 			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 		END IF;
-		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, coalesce(found.document, ''), min_words, 'm' || i, level, level);
+		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, coalesce(found.document, ''::text), min_words, 'm' || i, level, level, 1600, 100);
 		IF pair.pivot_cut > 0 OR pair.member_cut > 0 THEN
 			cuts := cuts || format('<li><a href="#m%s">%s</a>: %s bytes of the pivot and %s bytes of the member not shown</li>',
 								   i, labels[i], pair.pivot_cut, pair.member_cut);
@@ -219,7 +219,7 @@ $member$,
 
 	IF cardinality(keys) = 0 THEN
 		-- The pivot alone (a group of one, or every member the pivot's text).
-		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, '', min_words, '', level, level);
+		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, ''::text, min_words, ''::text, level, level, 1600, 100);
 		IF pair.pivot_cut > 0 THEN
 			cuts := format('<li>the pivot: %s bytes not shown</li>', pair.pivot_cut);
 			cut_total := pair.pivot_cut;
@@ -297,7 +297,8 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_review_html(group_table regclas
 	RETURNS text
 	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 	AS $function$
-SELECT @extschema@.near_dupe_review_html(group_table, source, key_column, text_column, group_id, min_words, key_column)
+SELECT @extschema@.near_dupe_review_html(group_table, source, key_column, text_column, group_id, min_words, key_column,
+									   pg_catalog.int8(2097152))
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer) IS 'one group as a self-contained HTML page for review, documents named by their key: near_dupe_review_html(..., min_words, label_column) with the key column as the label and at most 2 MB of document text';
@@ -433,7 +434,7 @@ BEGIN
 										  round(l.min_resemblance::numeric, 3)),
 								   E'\n' ORDER BY l.group_id), '')
 		  FROM (SELECT DISTINCT ON (st.group_id) st.group_id, st.pivot, st.size, st.min_resemblance, s.%2$I::text AS label
-				  FROM @extschema@.near_dupe_group_stats(%1$L) st
+				  FROM @extschema@.near_dupe_group_stats(%1$L::regclass) st
 				  LEFT JOIN %3$s s ON s.%4$I::text = st.pivot
 				 ORDER BY st.group_id) l$q$,
 		group_table, label_column, source, key_column)
@@ -745,7 +746,7 @@ BEGIN
 		role := 'member';
 		resemblance := round(member.resemblance::numeric, 3);
 		SELECT c.common_words, round(c.s_l::numeric, 3) INTO common_words, s_l
-		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
+		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words, 'literal'::text) c;
 		-- Both sides of one comparison: chunk N is the same text in both.
 		SELECT h.b_marked, h.a_marked INTO marked, pivot_marked
 		  FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
@@ -768,6 +769,72 @@ CREATE FUNCTION @extschema@.minhash_sign_and_flag() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'minhash_sign_and_flag' LANGUAGE C;
 
 COMMENT ON FUNCTION @extschema@.minhash_sign_and_flag() IS 'BEFORE INSERT OR UPDATE row trigger; arguments (doc_column, sig_column, flag_column, threshold [, key_column [, ''lock'' | ''nolock'' [, shingles such as ''5 words'' or ''3 chars'']]]): sets a signature the statement left unset, or that an UPDATE of the document left as it was, to minhash(doc, num_perm of the column), then flags as minhash_flag_duplicates';
+
+-- near_dupe_document as in 1.1, its key type passed to
+-- near_dupe_key_operators as the regtype it takes.
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_document(source regclass, key_column name, text_column name,
+											   key text, group_id bigint,
+											   OUT document text, OUT sqlstate text, OUT message text, OUT hint text)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	key_type oid;
+	key_eq text;
+	condition text;
+	found_row record;
+	exact boolean;
+	matches integer := 0;
+	shown text := CASE WHEN key IS NULL THEN 'NULL'
+					   ELSE quote_literal(CASE WHEN length(key) > 40 THEN left(key, 40) || '...' ELSE key END) END;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR text_column IS NULL THEN
+		sqlstate := '22004';
+		message := 'source, key column and text column must not be null';
+		RETURN;
+	END IF;
+	SELECT a.atttypid INTO key_type FROM pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		sqlstate := '42703';
+		message := format('column "%s" of relation %s does not exist', key_column, source);
+		hint := @extschema@.near_dupe_column_hint(source, key_column);
+		RETURN;
+	END IF;
+	IF key IS NULL THEN
+		condition := format('s.%I IS NULL', key_column);
+	ELSE
+		SELECT o.eq INTO key_eq FROM @extschema@.near_dupe_key_operators(key_type::regtype) o;
+		IF key_eq IS NULL THEN
+			sqlstate := '42883';
+			message := format('could not identify an equality operator for type %s', format_type(key_type, NULL));
+			hint := 'The report finds each document by its key: use a key column of a type with equality.';
+			RETURN;
+		END IF;
+		-- the column's type without its typmod: a cast to varchar(n) would cut the key
+		condition := format('s.%1$I %2$s CAST($1 AS %3$s)', key_column, key_eq, format_type(key_type, NULL));
+	END IF;
+	FOR found_row IN EXECUTE format('SELECT s.%1$I::text AS document, s.%2$I::text IS NOT DISTINCT FROM $1 AS exact FROM %3$s s WHERE %4$s ORDER BY 2 DESC LIMIT 2',
+									text_column, key_column, source, condition)
+			USING key LOOP
+		matches := matches + 1;
+		IF matches = 1 THEN
+			document := found_row.document;
+			exact := found_row.exact;
+		ELSIF found_row.exact OR NOT exact THEN
+			document := NULL;
+			sqlstate := '21000';
+			message := format('key %s of group %s matches more than one row of relation %s', shown, group_id, source);
+			hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
+		END IF;
+	END LOOP;
+	IF matches = 0 THEN
+		sqlstate := '02000';
+		message := format('key %s of group %s not found in relation %s', shown, group_id, source);
+		hint := 'Name the table the groups were made from; if rows were deleted since, group again.';
+	END IF;
+END
+$function$;
 
 -------------------------------------------------------------------------------
 -- Grouping beyond minhash.group_memory
@@ -814,7 +881,7 @@ BEGIN
 	-- Keys compare by their type's own order, as near_dupe_groups and ORDER
 	-- BY compare them.  A type without one fails in the query's ORDER BY,
 	-- with PostgreSQL's error.
-	SELECT o.lt, o.eq INTO key_lt, key_eq FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
+	SELECT o.lt, o.eq INTO key_lt, key_eq FROM @extschema@.near_dupe_key_operators(stats.key_type::regtype) o;
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
 
@@ -899,7 +966,7 @@ SELECT first_key%4$s AS key_a, second_key%4$s AS key_b, resemblance
 	RETURN format($q$
 WITH rows_read AS (
 	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
-		   @extschema@.minhash_hash_extended(s.%3$I, 0) AS sig_hash
+		   @extschema@.minhash_hash_extended(s.%3$I, 0::bigint) AS sig_hash
 	  FROM ONLY %4$s s
 ), twins AS (
 	SELECT r.sig_hash FROM rows_read r WHERE r.size > 0 GROUP BY r.sig_hash HAVING pg_catalog.count(*) > 1
@@ -1206,7 +1273,7 @@ BEGIN
 		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_twin_sigs',
 			format('key %s, rep_key %1$s, size bigint, rep_sig @extschema@.minhash', key_decl), 'key', source::text, NULL);
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (sig_hash, key, size)
-			SELECT @extschema@.minhash_hash_extended(s.%5$I, 0), s.%4$I, @extschema@.minhash_size(s.%5$I)
+			SELECT @extschema@.minhash_hash_extended(s.%5$I, 0::bigint), s.%4$I, @extschema@.minhash_size(s.%5$I)
 			  FROM %3$s s WHERE @extschema@.minhash_size(s.%5$I) > 0$q$,
 			work_schema, work || '_hashes', source, key_column, sig_column);
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (key, rep_key, size)
@@ -1265,7 +1332,7 @@ BEGIN
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	IF min_bands IS NOT NULL THEN
 		SELECT o.lt INTO key_lt
-		  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid) o
+		  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid::regtype) o
 		 WHERE a.attrelid = source AND a.attname = key_column;
 		key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (key_a, key_b)
@@ -1404,7 +1471,7 @@ DECLARE
 BEGIN
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	SELECT o.lt INTO key_lt
-	  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid) o
+	  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid::regtype) o
 	 WHERE a.attrelid = source AND a.attname = key_column;
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 
