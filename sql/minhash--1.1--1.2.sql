@@ -1423,6 +1423,40 @@ $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_distributed_work_name(regclass) IS 'a name for the work tables of one call of near_dupe_pairs_distributed or near_dupe_groups_distributed, unused in the source''s schema: minhash_work_<backend pid>_<n>';
 
+-- The work tables an interrupted call left behind (a cancel, a timeout, an
+-- error after a step committed: the procedures commit each step): every
+-- table named as near_dupe_distributed_work_name names them, in any schema,
+-- whose backend is gone, or is the caller's own (no call of this session
+-- runs while it runs), and that the caller may drop.  A backend that is
+-- alive may be running a call, so its tables stay.  Returns the tables
+-- dropped.
+CREATE FUNCTION @extschema@.near_dupe_distributed_cleanup() RETURNS SETOF text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work_table text;
+BEGIN
+	FOR work_table IN
+		SELECT format('%I.%I', n.nspname, c.relname)
+		  FROM pg_catalog.pg_class c
+		  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+		 WHERE c.relkind = 'r' AND c.relpersistence <> 't'
+		   AND c.relname ~ '^minhash_work_[0-9]{1,9}_[0-9]+_(bands|cand|sketched|half|pairs|hashes|twins|twin_sigs|copies|assign)$'
+		   AND NOT EXISTS (SELECT FROM pg_catalog.pg_stat_activity a
+							WHERE a.pid = pg_catalog.substring(c.relname, '^minhash_work_([0-9]+)_')::integer
+							  AND a.pid <> pg_catalog.pg_backend_pid())
+		   AND pg_catalog.pg_has_role(c.relowner, 'USAGE')
+		 ORDER BY 1
+	LOOP
+		EXECUTE format('DROP TABLE %s', work_table);
+		RETURN NEXT work_table;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_cleanup() IS 'drops the work tables minhash_work_<pid>_<n>_* that an interrupted near_dupe_pairs_distributed_into, near_dupe_groups_distributed_into or _distributed function left behind, for backends that are gone and the caller''s own, that the caller may drop; returns their names';
+
 -- The pairs of near_dupe_pairs (text keys; with recall, those of
 -- near_dupe_pairs(..., NULL::text, recall)), in its order: verified on the
 -- shards, merged and sorted on the coordinator.
@@ -1778,10 +1812,15 @@ CREATE PROCEDURE @extschema@.near_dupe_pairs_distributed_into(source regclass, k
 								recall double precision DEFAULT NULL, slices integer DEFAULT NULL)
 	LANGUAGE plpgsql
 	AS $procedure$
+DECLARE
+	caller_path text := pg_catalog.current_setting('search_path');
 BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	CALL @extschema@.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
 												false, 'near_dupe_pairs_distributed_into');
+	-- The pinned path was set again after the last COMMIT, in the
+	-- transaction the caller goes on with: give it back the caller's.
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);
 END
 $procedure$;
 
@@ -1796,10 +1835,15 @@ CREATE PROCEDURE @extschema@.near_dupe_groups_distributed_into(source regclass, 
 								recall double precision DEFAULT NULL, slices integer DEFAULT NULL)
 	LANGUAGE plpgsql
 	AS $procedure$
+DECLARE
+	caller_path text := pg_catalog.current_setting('search_path');
 BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	CALL @extschema@.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
 												true, 'near_dupe_groups_distributed_into');
+	-- The pinned path was set again after the last COMMIT, in the
+	-- transaction the caller goes on with: give it back the caller's.
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);
 END
 $procedure$;
 

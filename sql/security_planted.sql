@@ -353,6 +353,7 @@ ROLLBACK;
 CALL near_dupe_pairs_distributed_into('planted_docs'::regclass, 'id'::name, 'sig'::name, 'planted_result'::text, 0.8::double precision, NULL::double precision, NULL::integer);
 CALL near_dupe_groups_distributed_into('planted_docs'::regclass, 'id'::name, 'sig'::name, 'planted_result2'::text, 0.8::double precision, NULL::double precision, NULL::integer);
 DROP TABLE IF EXISTS planted_result, planted_result2;
+SELECT count(*) AS work_tables_dropped FROM near_dupe_distributed_cleanup();
 
 -- Nothing planted ran.
 SELECT what, count(*) AS calls FROM planted_calls GROUP BY what ORDER BY what;
