@@ -60,7 +60,8 @@ GLUE_OBJS = \
 	src/minhash_fetch.o \
 	src/minhash_fault.o \
 	src/minhash_guidance.o \
-	src/minhash_key_operators.o
+	src/minhash_key_operators.o \
+	src/minhash_internal_schema.o
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 

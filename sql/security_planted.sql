@@ -1,20 +1,21 @@
 -- Security: objects planted in the extension's own schema never run inside
 -- the extension.  A role that may create objects in that schema (everyone
 -- in public on PostgreSQL 13 and 14, and in databases upgraded from them)
--- plants, beside every function of the extension, an overload that a
--- sloppy call would prefer: each argument in turn, and all at once, given a
--- more attractive type (integer for bigint, numeric or integer for double
--- precision, text or oid for regclass, text for name, oid or text for
--- regtype, smallint for integer, name for text, text for minhash, the type
--- an untyped literal or a catalog column resolves to); and the same for
--- every operator, plus operators between common built-in types that
--- pg_catalog has no exact match for.  The list comes from the catalogs, so a
--- function added later is planted too.  Each planted body logs that it ran
--- and then does what the real one does, so that a call goes on and meets
--- every other planted object.  Then a superuser, on its everyday path
--- ("$user", public), runs every function and procedure of the extension
--- with exact-typed arguments, down error branches and the spill path.
--- Nothing planted may run.
+-- plants there, beside every function of the extension (its helpers too,
+-- which live in minhash_internal, where nobody else may create anything),
+-- an overload that a sloppy call would prefer: each argument in turn, and
+-- all at once, given a more attractive type (integer for bigint, numeric
+-- or integer for double precision, text or oid for regclass, text for
+-- name, oid or text for regtype, smallint for integer, name for text, text
+-- for minhash: the type an untyped literal or a catalog column resolves
+-- to); and the same for every operator, plus operators between common
+-- built-in types that pg_catalog has no exact match for.  The list comes
+-- from the catalogs, so a function added later is planted too.  Each
+-- planted body logs that it ran and then does what the real one does, so
+-- that a call goes on and meets every other planted object.  Then a
+-- superuser, on its everyday path ("$user", public), runs every function
+-- and procedure of the extension with exact-typed arguments, down error
+-- branches and the spill path.  Nothing planted may run.
 DO $$ BEGIN
 	IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'minhash_planter') THEN
 		CREATE ROLE minhash_planter NOSUPERUSER NOCREATEDB NOCREATEROLE;
@@ -57,7 +58,7 @@ BEGIN
 	-- The planting itself runs on a path without the planted objects.
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	FOR f IN
-		SELECT p.oid, p.proname, p.prokind, p.proretset, p.pronargs, p.pronargdefaults,
+		SELECT p.oid, p.proname, p.pronamespace::regnamespace::name AS fn_schema, p.prokind, p.proretset, p.pronargs, p.pronargdefaults,
 			   pg_catalog.string_to_array(p.proargtypes::text, ' ')::oid[] AS argtypes,
 			   pg_catalog.pg_get_function_result(p.oid) AS result,
 			   (SELECT pg_catalog.string_agg(format('%I %s', p.proargnames[o.i], t::regtype), ', ' ORDER BY o.i)
@@ -104,11 +105,11 @@ BEGIN
 						   format('%s(%s)', f.proname, (SELECT pg_catalog.string_agg(t::regtype::text, ', ')
 														  FROM pg_catalog.unnest(variant) t)));
 			body := body || CASE
-				WHEN f.prokind = 'p' THEN format('CALL %I.%I(%s);', ext_schema, f.proname, call_args)
-				WHEN f.proretset THEN format('RETURN QUERY SELECT * FROM %I.%I(%s);', ext_schema, f.proname, call_args)
-				WHEN f.out_args IS NOT NULL THEN format('SELECT * INTO %s FROM %I.%I(%s);', f.out_names, ext_schema, f.proname, call_args)
-				WHEN f.result = 'void' THEN format('PERFORM %I.%I(%s);', ext_schema, f.proname, call_args)
-				ELSE format('RETURN %I.%I(%s);', ext_schema, f.proname, call_args) END;
+				WHEN f.prokind = 'p' THEN format('CALL %I.%I(%s);', f.fn_schema, f.proname, call_args)
+				WHEN f.proretset THEN format('RETURN QUERY SELECT * FROM %I.%I(%s);', f.fn_schema, f.proname, call_args)
+				WHEN f.out_args IS NOT NULL THEN format('SELECT * INTO %s FROM %I.%I(%s);', f.out_names, f.fn_schema, f.proname, call_args)
+				WHEN f.result = 'void' THEN format('PERFORM %I.%I(%s);', f.fn_schema, f.proname, call_args)
+				ELSE format('RETURN %I.%I(%s);', f.fn_schema, f.proname, call_args) END;
 			BEGIN
 				IF f.prokind = 'p' THEN
 					EXECUTE format('CREATE PROCEDURE %I.%I(%s) LANGUAGE plpgsql AS %L',
@@ -198,6 +199,8 @@ BEGIN
 	END LOOP;
 	RAISE NOTICE 'planted % operators', CASE WHEN n > 200 THEN 'over 200' ELSE n::text END;
 END $$;
+-- The helpers' schema takes nothing from it.
+CREATE FUNCTION minhash_internal.near_dupe_statement() RETURNS void LANGUAGE sql AS '';
 RESET ROLE;
 TRUNCATE planted_calls;
 -- The planted objects are in effect for sloppy calls on the superuser's
@@ -255,7 +258,7 @@ SELECT resemblance(a.sig, b.sig), containment(a.sig, b.sig), minhash_similar(a.s
 	   minhash_eq(a.sig, b.sig), minhash_ne(a.sig, b.sig), minhash_lt(a.sig, b.sig), minhash_le(a.sig, b.sig),
 	   minhash_gt(a.sig, b.sig), minhash_ge(a.sig, b.sig), minhash_cmp(a.sig, b.sig),
 	   minhash_hash(a.sig) IS NOT NULL, minhash_hash_extended(a.sig, 0::bigint) IS NOT NULL,
-	   minhash_num_perm(minhash_union(a.sig, b.sig)), resemblance(minhash_literal_signature(a.sig::text, 'x'::text), a.sig) AS literal
+	   minhash_num_perm(minhash_union(a.sig, b.sig)), resemblance(minhash_internal.minhash_literal_signature(a.sig::text, 'x'::text), a.sig) AS literal
   FROM planted_docs a, planted_docs b WHERE a.id = 1 AND b.id = 8;
 SELECT a.sig OPERATOR(public.%) b.sig, a.sig OPERATOR(public.%>) minhash_query(b.sig, 0.8::double precision),
 	   a.sig OPERATOR(public.<%>) b.sig, a.sig OPERATOR(public.=) b.sig, a.sig OPERATOR(public.<) b.sig,
@@ -295,11 +298,11 @@ SELECT count(*) AS spilled_pairs FROM near_dupe_pairs('planted_docs'::regclass, 
 SELECT count(*) AS spilled_typed FROM near_dupe_groups('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, NULL::integer, NULL::double precision);
 RESET minhash.group_memory;
 SELECT count(*) AS statement_rows
-  FROM (SELECT near_dupe_statement('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, true, false, NULL::double precision)) s;
+  FROM (SELECT minhash_internal.near_dupe_statement('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, true, false, NULL::double precision)) s;
 SELECT * FROM near_dupe_check('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision);
 SELECT * FROM near_dupe_check('planted_docs'::regclass, 'nope'::name, 'sig'::name, 0.8::double precision);
-SELECT * FROM near_dupe_check_arguments('planted_docs'::regclass, 'id'::name, 'body'::name, 0.8::double precision);
-SELECT near_dupe_column_hint('planted_docs'::regclass, 'nope'::name) IS NOT NULL AS hint;
+SELECT * FROM minhash_internal.near_dupe_check_arguments('planted_docs'::regclass, 'id'::name, 'body'::name, 0.8::double precision);
+SELECT minhash_internal.near_dupe_column_hint('planted_docs'::regclass, 'nope'::name) IS NOT NULL AS hint;
 DO $$
 DECLARE
 	n bigint;
@@ -327,26 +330,26 @@ SELECT * FROM near_dupe_summary('planted_text_groups'::regclass);
 SELECT count(*) FROM near_dupe_histogram('planted_groups'::regclass);
 SELECT count(*) FROM near_dupe_group_stats('planted_text_groups'::regclass);
 SELECT count(*) FROM near_dupe_group_stats('planted_groups'::regclass, NULL::integer);
-SELECT * FROM near_dupe_group_table_problem('planted_docs'::regclass, false);
+SELECT * FROM minhash_internal.near_dupe_group_table_problem('planted_docs'::regclass, false);
 SELECT count(*) FROM near_dupe_classes('planted_groups'::regclass);
 SELECT count(*) FROM near_dupe_classes('planted_groups'::regclass, 'planted_docs'::regclass, 'id'::name, 'body'::name);
 SELECT count(*) FROM near_dupe_review('planted_groups'::regclass, 'planted_docs'::regclass, 'id'::name, 'body'::name, 1::bigint, 3::integer, 'text'::text);
 SELECT count(*) FROM near_dupe_group_detail('planted_text_groups'::regclass, 'planted_docs'::regclass, 'id'::name, 'body'::name, 1::bigint, 3::integer, 'html'::text);
-SELECT near_dupe_document('planted_docs'::regclass, 'id'::name, 'body'::name, '1'::text, 1::bigint) IS NOT NULL AS document;
+SELECT minhash_internal.near_dupe_document('planted_docs'::regclass, 'id'::name, 'body'::name, '1'::text, 1::bigint) IS NOT NULL AS document;
 SELECT length(near_dupe_review_html('planted_groups'::regclass, 'planted_docs'::regclass, 'id'::name, 'body'::name, 1::bigint, 3::integer)) > 0 AS review_page;
 SELECT length(near_dupe_review_html('planted_groups'::regclass, 'planted_docs'::regclass, 'id'::name, 'body'::name, 1::bigint, 3::integer, 'body'::name, 2097152::bigint)) > 0 AS labelled_review_page;
 SELECT length(near_dupe_review_index_html('planted_groups'::regclass, 'planted_docs'::regclass, 'id'::name, 'body'::name, 'group-%s.html'::text)) > 0 AS index_page;
-SELECT count(*) FROM review_pair_html('a b c d e f g'::text, 'a b c d e f h'::text, 3::integer, 'x'::text, 100::bigint, 100::bigint, 1600::integer, 100::integer);
-SELECT length(review_document_html('1'::text, 'x'::text)) > 0, length(review_style()) > 0;
+SELECT count(*) FROM minhash_internal.review_pair_html('a b c d e f g'::text, 'a b c d e f h'::text, 3::integer, 'x'::text, 100::bigint, 100::bigint, 1600::integer, 100::integer);
+SELECT length(minhash_internal.review_document_html('1'::text, 'x'::text)) > 0, length(minhash_internal.review_style()) > 0;
 
 -- The distributed forms run as far as they go without Citus.
-SELECT near_dupe_distributed_work_name('planted_docs'::regclass) IS NOT NULL AS work_name;
+SELECT minhash_internal.near_dupe_distributed_work_name('planted_docs'::regclass) IS NOT NULL AS work_name;
 SELECT * FROM near_dupe_pairs_distributed('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, NULL::double precision);
 SELECT * FROM near_dupe_groups_distributed('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, NULL::double precision);
-SELECT near_dupe_distributed_groups_query('planted_docs'::regclass, 'id'::name, 'sig'::name, 'planted_assign'::text, false) IS NOT NULL AS groups_query;
-SELECT near_dupe_distributed_slice('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, 'planted_work'::name, 2::integer, 1::integer, 1::integer) IS NOT NULL AS slice_query;
-SELECT * FROM near_dupe_distributed_bands('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, NULL::double precision, 'planted_work'::name, true, 1::integer);
-SELECT near_dupe_distributed_refuse_transaction_block('p'::text);
+SELECT minhash_internal.near_dupe_distributed_groups_query('planted_docs'::regclass, 'id'::name, 'sig'::name, 'planted_assign'::text, false) IS NOT NULL AS groups_query;
+SELECT minhash_internal.near_dupe_distributed_slice('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, 'planted_work'::name, 2::integer, 1::integer, 1::integer) IS NOT NULL AS slice_query;
+SELECT * FROM minhash_internal.near_dupe_distributed_bands('planted_docs'::regclass, 'id'::name, 'sig'::name, 0.8::double precision, NULL::double precision, 'planted_work'::name, true, 1::integer);
+SELECT minhash_internal.near_dupe_distributed_refuse_transaction_block('p'::text);
 BEGIN;
 CALL near_dupe_pairs_distributed_into('planted_docs'::regclass, 'id'::name, 'sig'::name, 'planted_result'::text, 0.8::double precision, NULL::double precision, NULL::integer);
 ROLLBACK;
