@@ -261,6 +261,72 @@ CREATE OR REPLACE FUNCTION @extschema@.resembles(a @extschema@.minhash, b text, 
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 	AS $$ SELECT a OPERATOR(@extschema@.%>) @extschema@.minhash_query(minhash_internal.minhash_literal_signature(b, 'resembles'), threshold) $$;
 
+-- near_dupe_document, besides, passes its key type to
+-- near_dupe_key_operators as the regtype it takes.
+CREATE OR REPLACE FUNCTION minhash_internal.near_dupe_document(source regclass, key_column name, text_column name,
+											   key text, group_id bigint,
+											   OUT document text, OUT sqlstate text, OUT message text, OUT hint text)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	key_type oid;
+	key_eq text;
+	condition text;
+	found_row record;
+	exact boolean;
+	matches integer := 0;
+	shown text := CASE WHEN key IS NULL THEN 'NULL'
+					   ELSE quote_literal(CASE WHEN length(key) > 40 THEN left(key, 40) || '...' ELSE key END) END;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR text_column IS NULL THEN
+		sqlstate := '22004';
+		message := 'source, key column and text column must not be null';
+		RETURN;
+	END IF;
+	SELECT a.atttypid INTO key_type FROM pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		sqlstate := '42703';
+		message := format('column "%s" of relation %s does not exist', key_column, source);
+		hint := minhash_internal.near_dupe_column_hint(source, key_column);
+		RETURN;
+	END IF;
+	IF key IS NULL THEN
+		condition := format('s.%I IS NULL', key_column);
+	ELSE
+		SELECT o.eq INTO key_eq FROM minhash_internal.near_dupe_key_operators(key_type::regtype) o;
+		IF key_eq IS NULL THEN
+			sqlstate := '42883';
+			message := format('could not identify an equality operator for type %s', format_type(key_type, NULL));
+			hint := 'The report finds each document by its key: use a key column of a type with equality.';
+			RETURN;
+		END IF;
+		-- the column's type without its typmod: a cast to varchar(n) would cut the key
+		condition := format('s.%1$I %2$s CAST($1 AS %3$s)', key_column, key_eq, format_type(key_type, NULL));
+	END IF;
+	FOR found_row IN EXECUTE format('SELECT s.%1$I::text AS document, s.%2$I::text IS NOT DISTINCT FROM $1 AS exact FROM %3$s s WHERE %4$s ORDER BY 2 DESC LIMIT 2',
+									text_column, key_column, source, condition)
+			USING key LOOP
+		matches := matches + 1;
+		IF matches = 1 THEN
+			document := found_row.document;
+			exact := found_row.exact;
+		ELSIF found_row.exact OR NOT exact THEN
+			document := NULL;
+			sqlstate := '21000';
+			message := format('key %s of group %s matches more than one row of relation %s', shown, group_id, source);
+			hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
+		END IF;
+	END LOOP;
+	IF matches = 0 THEN
+		sqlstate := '02000';
+		message := format('key %s of group %s not found in relation %s', shown, group_id, source);
+		hint := 'Name the table the groups were made from; if rows were deleted since, group again.';
+	END IF;
+END
+$function$;
+
 ----- Review pages a reviewer can finish -----
 
 -- One member beside its pivot for near_dupe_review_html: both texts marked
@@ -1016,72 +1082,6 @@ CREATE FUNCTION @extschema@.minhash_sign_and_flag() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'minhash_sign_and_flag' LANGUAGE C;
 
 COMMENT ON FUNCTION @extschema@.minhash_sign_and_flag() IS 'BEFORE INSERT OR UPDATE row trigger; arguments (doc_column, sig_column, flag_column, threshold [, key_column [, ''lock'' | ''nolock'' [, shingles such as ''5 words'' or ''3 chars'']]]): sets a signature the statement left unset, or that an UPDATE of the document left as it was, to minhash(doc, num_perm of the column), then flags as minhash_flag_duplicates';
-
--- near_dupe_document as in 1.1, its key type passed to
--- near_dupe_key_operators as the regtype it takes.
-CREATE OR REPLACE FUNCTION minhash_internal.near_dupe_document(source regclass, key_column name, text_column name,
-											   key text, group_id bigint,
-											   OUT document text, OUT sqlstate text, OUT message text, OUT hint text)
-	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp
-	AS $function$
-DECLARE
-	key_type oid;
-	key_eq text;
-	condition text;
-	found_row record;
-	exact boolean;
-	matches integer := 0;
-	shown text := CASE WHEN key IS NULL THEN 'NULL'
-					   ELSE quote_literal(CASE WHEN length(key) > 40 THEN left(key, 40) || '...' ELSE key END) END;
-BEGIN
-	IF source IS NULL OR key_column IS NULL OR text_column IS NULL THEN
-		sqlstate := '22004';
-		message := 'source, key column and text column must not be null';
-		RETURN;
-	END IF;
-	SELECT a.atttypid INTO key_type FROM pg_attribute a
-	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF key_type IS NULL THEN
-		sqlstate := '42703';
-		message := format('column "%s" of relation %s does not exist', key_column, source);
-		hint := minhash_internal.near_dupe_column_hint(source, key_column);
-		RETURN;
-	END IF;
-	IF key IS NULL THEN
-		condition := format('s.%I IS NULL', key_column);
-	ELSE
-		SELECT o.eq INTO key_eq FROM minhash_internal.near_dupe_key_operators(key_type::regtype) o;
-		IF key_eq IS NULL THEN
-			sqlstate := '42883';
-			message := format('could not identify an equality operator for type %s', format_type(key_type, NULL));
-			hint := 'The report finds each document by its key: use a key column of a type with equality.';
-			RETURN;
-		END IF;
-		-- the column's type without its typmod: a cast to varchar(n) would cut the key
-		condition := format('s.%1$I %2$s CAST($1 AS %3$s)', key_column, key_eq, format_type(key_type, NULL));
-	END IF;
-	FOR found_row IN EXECUTE format('SELECT s.%1$I::text AS document, s.%2$I::text IS NOT DISTINCT FROM $1 AS exact FROM %3$s s WHERE %4$s ORDER BY 2 DESC LIMIT 2',
-									text_column, key_column, source, condition)
-			USING key LOOP
-		matches := matches + 1;
-		IF matches = 1 THEN
-			document := found_row.document;
-			exact := found_row.exact;
-		ELSIF found_row.exact OR NOT exact THEN
-			document := NULL;
-			sqlstate := '21000';
-			message := format('key %s of group %s matches more than one row of relation %s', shown, group_id, source);
-			hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
-		END IF;
-	END LOOP;
-	IF matches = 0 THEN
-		sqlstate := '02000';
-		message := format('key %s of group %s not found in relation %s', shown, group_id, source);
-		hint := 'Name the table the groups were made from; if rows were deleted since, group again.';
-	END IF;
-END
-$function$;
 
 -------------------------------------------------------------------------------
 -- Grouping beyond minhash.group_memory
