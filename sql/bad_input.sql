@@ -485,8 +485,8 @@ INSERT INTO bad_input_cases (entry, bad_input, query) VALUES
 ('resembles(minhash, text, float8)', 'document column', $q$SELECT resembles(sig, body, 0.5) FROM bad_input_docs WHERE id = 1$q$),
 ('resembles(minhash, text, float8)', 'literal (valid)', $q$SELECT resembles(minhash('a b c'::text, 4), minhash('a b c'::text, 4)::text, 0.5)$q$),
 ('resembles(minhash, text, float8)', 'NULL', $q$SELECT resembles(minhash('a b c'::text, 4), NULL::text, 0.5)$q$),
-('minhash_literal_signature', 'document, unrecognized caller', $q$SELECT minhash_literal_signature('a b c', 'other')$q$),
-('minhash_literal_signature', 'literal (valid)', $q$SELECT minhash_literal_signature(minhash('a b c'::text, 4)::text, 'other') = minhash('a b c'::text, 4)$q$);
+('minhash_literal_signature', 'document, unrecognized caller', $q$SELECT minhash_internal.minhash_literal_signature('a b c', 'other')$q$),
+('minhash_literal_signature', 'literal (valid)', $q$SELECT minhash_internal.minhash_literal_signature(minhash('a b c'::text, 4)::text, 'other') = minhash('a b c'::text, 4)$q$);
 
 -- The approximate index's options, checked at CREATE INDEX; gin_minhash_ops
 -- refuses a recall.

@@ -14,6 +14,123 @@
 -- by CREATE OR REPLACE; anything else is an overload that no older call can
 -- reach, or a new name.
 
+----- Helpers: not API -----
+
+-- The functions that only serve other functions live in a schema of the
+-- extension's own, minhash_internal, that is on nobody's search_path, so
+-- that a user meets only the API the README's Reference lists; its USAGE
+-- is granted to PUBLIC because every function runs with its caller's
+-- rights, and a caller's EXECUTE of a helper is checked as for any call.
+-- Plain CREATE SCHEMA: a schema of that name made by someone else stops the
+-- update.  The functions that implement types, operators, opclasses and
+-- aggregates stay with their objects.
+CREATE SCHEMA minhash_internal;
+GRANT USAGE ON SCHEMA minhash_internal TO PUBLIC;
+COMMENT ON SCHEMA minhash_internal IS 'helper functions of the extension minhash, which its functions call: not API';
+
+ALTER FUNCTION @extschema@.near_dupe_check_arguments(regclass, name, name, double precision) SET SCHEMA minhash_internal;
+ALTER FUNCTION @extschema@.near_dupe_column_hint(regclass, name) SET SCHEMA minhash_internal;
+ALTER FUNCTION @extschema@.near_dupe_document(regclass, name, name, text, bigint) SET SCHEMA minhash_internal;
+ALTER FUNCTION @extschema@.near_dupe_group_table_problem(regclass, boolean) SET SCHEMA minhash_internal;
+ALTER FUNCTION @extschema@.near_dupe_key_operators(regtype) SET SCHEMA minhash_internal;
+ALTER FUNCTION @extschema@.minhash_literal_signature(text, text) SET SCHEMA minhash_internal;
+
+-- The functions of 1.1 that call one, as in 1.1 but for the helper's
+-- schema.
+CREATE OR REPLACE FUNCTION minhash_internal.near_dupe_check_arguments(source regclass, key_column name, sig_column name,
+								threshold double precision)
+	RETURNS oid LANGUAGE plpgsql STABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	kind "char";
+	relation name;
+	key_type oid;
+	sig_type oid;
+	sig_typmod integer;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR sig_column IS NULL THEN
+		RAISE EXCEPTION 'source, key column and signature column must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT c.relkind, c.relname INTO kind, relation FROM pg_catalog.pg_class c WHERE c.oid = source;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF kind = 'p' THEN
+		RAISE EXCEPTION 'cannot group the rows of partitioned table "%"', relation
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = pg_catalog.format('Group a table of its keys and signatures, made as in CREATE TEMP TABLE sigs AS SELECT %I, %I FROM %s; grouping each partition alone misses the pairs across partitions.', key_column, sig_column, source);
+	ELSIF kind NOT IN ('r', 'm') THEN
+		RAISE EXCEPTION '"%" is not a table or materialized view', relation
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'Rows are addressed by ctid: make a table from a view or query first.';
+	END IF;
+	SELECT a.atttypid INTO key_type FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, relation
+			USING ERRCODE = 'undefined_column', HINT = minhash_internal.near_dupe_column_hint(source, key_column);
+	END IF;
+	SELECT a.atttypid, a.atttypmod INTO sig_type, sig_typmod FROM pg_catalog.pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = sig_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', sig_column, relation
+			USING ERRCODE = 'undefined_column', HINT = minhash_internal.near_dupe_column_hint(source, sig_column);
+	END IF;
+	IF sig_type <> '@extschema@.minhash'::pg_catalog.regtype THEN
+		RAISE EXCEPTION 'column "%" is of type %, not minhash', sig_column,
+			pg_catalog.format_type(sig_type, sig_typmod)
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	IF threshold IS NOT NULL AND NOT (threshold BETWEEN 0 AND 1) THEN
+		RAISE EXCEPTION 'resemblance threshold must be between 0 and 1'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', threshold);
+	ELSIF threshold = 0 THEN
+		RAISE EXCEPTION 'threshold must be greater than 0 to choose a band layout'
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Give a threshold greater than 0 and at most 1.',
+				  DETAIL = 'At threshold 0 every pair of signatures qualifies, so no band layout narrows the search.';
+	END IF;
+	RETURN key_type;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_check(source regclass, key_column name, sig_column name,
+								threshold double precision,
+								OUT row_count bigint, OUT signed bigint, OUT num_perm integer, OUT key_type oid)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	stats record;
+BEGIN
+	near_dupe_check.key_type := minhash_internal.near_dupe_check_arguments(source, key_column, sig_column, threshold);
+
+	-- Every signature must be comparable with every other: one parameter set.
+	EXECUTE format($q$
+		SELECT count(*) AS row_count, count(s.%1$I) AS signed,
+			   min(@extschema@.minhash_num_perm(s.%1$I)) AS min_n, max(@extschema@.minhash_num_perm(s.%1$I)) AS max_n,
+			   min(@extschema@.minhash_seed(s.%1$I)) AS min_seed, max(@extschema@.minhash_seed(s.%1$I)) AS max_seed,
+			   min(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS min_k,
+			   max(coalesce(@extschema@.minhash_shingle_size(s.%1$I), 0)) FILTER (WHERE s.%1$I IS NOT NULL) AS max_k,
+			   min(@extschema@.minhash_kind(s.%1$I)) AS min_kind, max(@extschema@.minhash_kind(s.%1$I)) AS max_kind
+		  FROM ONLY %2$s s$q$, sig_column, source) INTO stats;
+	IF stats.min_n <> stats.max_n OR stats.min_seed <> stats.max_seed OR stats.min_k <> stats.max_k
+	   OR stats.min_kind <> stats.max_kind THEN
+		RAISE EXCEPTION 'column "%" holds minhash signatures built with different parameters', sig_column
+			USING ERRCODE = 'data_exception',
+				  DETAIL = format('Hash values %s to %s, seeds %s to %s, shingle sizes %s to %s, kinds %s to %s.',
+								  stats.min_n, stats.max_n, stats.min_seed, stats.max_seed,
+								  stats.min_k, stats.max_k, stats.min_kind, stats.max_kind),
+				  HINT = 'Only signatures built the same way can be compared: group each parameter set separately.';
+	END IF;
+
+	row_count := stats.row_count;
+	signed := stats.signed;
+	num_perm := stats.min_n;
+END
+$function$;
+
 ----- Reports count each document once -----
 
 -- What a report needs beyond the group table's columns
@@ -28,7 +145,7 @@
 -- column (near_dupe_totals and near_dupe_histogram need group_id only) has
 -- no key to repeat.  The problem comes back rather than raised, so that
 -- each report raises it itself, without a stack of context lines.
-CREATE FUNCTION @extschema@.near_dupe_report_problem(group_table regclass, members boolean, group_id bigint,
+CREATE FUNCTION minhash_internal.near_dupe_report_problem(group_table regclass, members boolean, group_id bigint,
 													 source regclass, key_column name,
 													 OUT sqlstate text, OUT message text, OUT hint text)
 	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -40,7 +157,7 @@ DECLARE
 	rows_read text;
 	shown text;
 BEGIN
-	SELECT * INTO shape FROM @extschema@.near_dupe_group_table_problem(group_table, members);
+	SELECT * INTO shape FROM minhash_internal.near_dupe_group_table_problem(group_table, members);
 	IF shape.message IS NOT NULL THEN
 		sqlstate := shape.sqlstate;
 		message := shape.message;
@@ -90,7 +207,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_report_problem(regclass, boolean, bigint, regclass, name) IS 'what every report checks first: the group table''s columns (near_dupe_group_table_problem), then that no key is in two of the rows it reads (of group group_id, or all) nor, with a source, names two rows of source; the SQLSTATE, message and hint of the first problem, or nulls';
+COMMENT ON FUNCTION minhash_internal.near_dupe_report_problem(regclass, boolean, bigint, regclass, name) IS 'what every report checks first: the group table''s columns (near_dupe_group_table_problem), then that no key is in two of the rows it reads (of group group_id, or all) nor, with a source, names two rows of source; the SQLSTATE, message and hint of the first problem, or nulls';
 
 -- The reports of 1.1 that read only the group table, with that check.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_totals(group_table regclass)
@@ -102,7 +219,7 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_totals(group_table regclass)
 DECLARE
 	problem record;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -126,7 +243,7 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_histogram(group_table regclass)
 DECLARE
 	problem record;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, false, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -156,7 +273,7 @@ BEGIN
 	IF group_table IS NULL THEN
 		RAISE EXCEPTION 'group_table must not be null' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -215,6 +332,80 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION @extschema@.minhash_similar_text(a @extschema@.minhash, b text) RETURNS boolean
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%) minhash_internal.minhash_literal_signature(b, '%') $$;
+
+CREATE OR REPLACE FUNCTION @extschema@.resembles(a @extschema@.minhash, b text, threshold double precision) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT a OPERATOR(@extschema@.%>) @extschema@.minhash_query(minhash_internal.minhash_literal_signature(b, 'resembles'), threshold) $$;
+
+-- near_dupe_document, besides, passes its key type to
+-- near_dupe_key_operators as the regtype it takes.
+CREATE OR REPLACE FUNCTION minhash_internal.near_dupe_document(source regclass, key_column name, text_column name,
+											   key text, group_id bigint,
+											   OUT document text, OUT sqlstate text, OUT message text, OUT hint text)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	key_type oid;
+	key_eq text;
+	condition text;
+	found_row record;
+	exact boolean;
+	matches integer := 0;
+	shown text := CASE WHEN key IS NULL THEN 'NULL'
+					   ELSE quote_literal(CASE WHEN length(key) > 40 THEN left(key, 40) || '...' ELSE key END) END;
+BEGIN
+	IF source IS NULL OR key_column IS NULL OR text_column IS NULL THEN
+		sqlstate := '22004';
+		message := 'source, key column and text column must not be null';
+		RETURN;
+	END IF;
+	SELECT a.atttypid INTO key_type FROM pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		sqlstate := '42703';
+		message := format('column "%s" of relation %s does not exist', key_column, source);
+		hint := minhash_internal.near_dupe_column_hint(source, key_column);
+		RETURN;
+	END IF;
+	IF key IS NULL THEN
+		condition := format('s.%I IS NULL', key_column);
+	ELSE
+		SELECT o.eq INTO key_eq FROM minhash_internal.near_dupe_key_operators(key_type::regtype) o;
+		IF key_eq IS NULL THEN
+			sqlstate := '42883';
+			message := format('could not identify an equality operator for type %s', format_type(key_type, NULL));
+			hint := 'The report finds each document by its key: use a key column of a type with equality.';
+			RETURN;
+		END IF;
+		-- the column's type without its typmod: a cast to varchar(n) would cut the key
+		condition := format('s.%1$I %2$s CAST($1 AS %3$s)', key_column, key_eq, format_type(key_type, NULL));
+	END IF;
+	FOR found_row IN EXECUTE format('SELECT s.%1$I::text AS document, s.%2$I::text IS NOT DISTINCT FROM $1 AS exact FROM %3$s s WHERE %4$s ORDER BY 2 DESC LIMIT 2',
+									text_column, key_column, source, condition)
+			USING key LOOP
+		matches := matches + 1;
+		IF matches = 1 THEN
+			document := found_row.document;
+			exact := found_row.exact;
+		ELSIF found_row.exact OR NOT exact THEN
+			document := NULL;
+			sqlstate := '21000';
+			message := format('key %s of group %s matches more than one row of relation %s', shown, group_id, source);
+			hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
+		END IF;
+	END LOOP;
+	IF matches = 0 THEN
+		sqlstate := '02000';
+		message := format('key %s of group %s not found in relation %s', shown, group_id, source);
+		hint := 'Name the table the groups were made from; if rows were deleted since, group again.';
+	END IF;
+END
+$function$;
+
 ----- Review pages a reviewer can finish -----
 
 -- One member beside its pivot for near_dupe_review_html: both texts marked
@@ -223,14 +414,14 @@ $function$;
 -- <details>, and each side held to a budget of bytes (what is left out is
 -- counted, and said on the page where it is).  Everything from the texts is
 -- HTML-escaped.  An empty anchor draws the pivot alone, without anchors.
-CREATE FUNCTION @extschema@.review_pair_html(pivot text, member text, min_words integer, anchor text,
+CREATE FUNCTION minhash_internal.review_pair_html(pivot text, member text, min_words integer, anchor text,
 											 pivot_budget bigint, member_budget bigint,
 											 fold_bytes integer DEFAULT 1600, max_differences integer DEFAULT 100)
 	RETURNS TABLE(pivot_html text, member_html text, differences_html text, differences bigint,
 				  common_words integer, s_l double precision, pivot_cut bigint, member_cut bigint)
 	AS 'MODULE_PATHNAME', 'minhash_review_pair_html' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
 
-COMMENT ON FUNCTION @extschema@.review_pair_html(text, text, integer, text, bigint, bigint, integer, integer) IS 'one member beside its pivot as HTML, for review pages: shared chunks marked alike, text of one side only anchored (ANCHOR-pN, ANCHOR-mN) and listed as inserted, removed or replaced, chunks over fold_bytes folded in <details>, each side cut to its budget of escaped bytes (the bytes left out in pivot_cut and member_cut)';
+COMMENT ON FUNCTION minhash_internal.review_pair_html(text, text, integer, text, bigint, bigint, integer, integer) IS 'one member beside its pivot as HTML, for review pages: shared chunks marked alike, text of one side only anchored (ANCHOR-pN, ANCHOR-mN) and listed as inserted, removed or replaced, chunks over fold_bytes folded in <details>, each side cut to its budget of escaped bytes (the bytes left out in pivot_cut and member_cut)';
 
 -- One group as a page a reviewer can finish, each document named by a
 -- column of the user's (a path, a subject, a Bates number) beside its key.
@@ -296,7 +487,7 @@ BEGIN
 		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
 			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
 	END IF;
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -305,7 +496,7 @@ BEGIN
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
 			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
 				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
-				HINT = @extschema@.near_dupe_column_hint(source, column_name);
+				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
 		END IF;
 	END LOOP;
 
@@ -321,15 +512,15 @@ BEGIN
 			MESSAGE = format('group %s of %s has %s different pivots', group_id, group_table, pivots),
 			HINT = 'A group table holds the rows of near_dupe_groups, one pivot per group: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
 	END IF;
-	SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
+	SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
 	IF found.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 	END IF;
 	-- a null text is drawn as an empty one
 	pivot_text := coalesce(found.document, '');
 	pivot_size := octet_length(pivot_text);
-	pivot_doc := @extschema@.review_document_html(pivot_key,
-		CASE WHEN labelled THEN (@extschema@.near_dupe_document(source, key_column, label_column, pivot_key, group_id)).document END);
+	pivot_doc := minhash_internal.review_document_html(pivot_key,
+		CASE WHEN labelled THEN (minhash_internal.near_dupe_document(source, key_column, label_column, pivot_key, group_id)).document END);
 
 	-- First pass: which members are the pivot's text, and the others' sizes
 	-- (their texts are read again one at a time when drawn, so that the
@@ -344,15 +535,15 @@ BEGIN
 		 WHERE NOT m.pivot_row
 		 ORDER BY m.resemblance DESC, m.typed_key$q$, group_table)
 			USING group_id LOOP
-		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, member.key, group_id);
+		SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, member.key, group_id);
 		IF found.message IS NOT NULL THEN
 			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 		END IF;
 		member_count := member_count + 1;
 		resemblance_sum := resemblance_sum + member.resemblance;
 		resemblance_min := least(resemblance_min, member.resemblance);
-		doc := @extschema@.review_document_html(member.key,
-			CASE WHEN labelled THEN (@extschema@.near_dupe_document(source, key_column, label_column, member.key, group_id)).document END);
+		doc := minhash_internal.review_document_html(member.key,
+			CASE WHEN labelled THEN (minhash_internal.near_dupe_document(source, key_column, label_column, member.key, group_id)).document END);
 		-- byte for byte: a collation may call texts equal that are not
 		IF coalesce(found.document, '') COLLATE "C" = pivot_text COLLATE "C" THEN
 			identical_count := identical_count + 1;
@@ -390,11 +581,11 @@ BEGIN
 	END IF;
 
 	FOR i IN 1 .. cardinality(keys) LOOP
-		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, keys[i], group_id);
+		SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, keys[i], group_id);
 		IF found.message IS NOT NULL THEN
 			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 		END IF;
-		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, coalesce(found.document, ''), min_words, 'm' || i, level, level);
+		SELECT * INTO pair FROM minhash_internal.review_pair_html(pivot_text, coalesce(found.document, ''::text), min_words, 'm' || i, level, level, 1600, 100);
 		IF pair.pivot_cut > 0 OR pair.member_cut > 0 THEN
 			cuts := cuts || format('<li><a href="#m%s">%s</a>: %s bytes of the pivot and %s bytes of the member not shown</li>',
 								   i, labels[i], pair.pivot_cut, pair.member_cut);
@@ -420,7 +611,7 @@ $member$,
 
 	IF cardinality(keys) = 0 THEN
 		-- The pivot alone (a group of one, or every member the pivot's text).
-		SELECT * INTO pair FROM @extschema@.review_pair_html(pivot_text, '', min_words, '', level, level);
+		SELECT * INTO pair FROM minhash_internal.review_pair_html(pivot_text, ''::text, min_words, ''::text, level, level, 1600, 100);
 		IF pair.pivot_cut > 0 THEN
 			cuts := format('<li>the pivot: %s bytes not shown</li>', pair.pivot_cut);
 			cut_total := pair.pivot_cut;
@@ -456,7 +647,7 @@ $alone$,
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
-	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_html'::text, format($summary$<dl>
+	RETURN minhash_internal.review_page_html(heading, 'near_dupe_review_html'::text, format($summary$<dl>
 <dt>Documents</dt><dd class="size">%1$s</dd>
 <dt>Pivot</dt><dd class="pivot-key">%2$s</dd>
 <dt>Mean resemblance</dt><dd class="mean">%3$s</dd>
@@ -481,14 +672,15 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_review_html(group_table regclas
 	RETURNS text
 	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 	AS $function$
-SELECT @extschema@.near_dupe_review_html(group_table, source, key_column, text_column, group_id, min_words, key_column)
+SELECT @extschema@.near_dupe_review_html(group_table, source, key_column, text_column, group_id, min_words, key_column,
+									   pg_catalog.int8(2097152))
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer) IS 'one group as a self-contained HTML page for review, documents named by their key: near_dupe_review_html(..., min_words, label_column) with the key column as the label and at most 2 MB of document text';
 
 -- How a page names a document: its label, when there is one, then its key;
 -- both escaped.
-CREATE FUNCTION @extschema@.review_document_html(key text, label text)
+CREATE FUNCTION minhash_internal.review_document_html(key text, label text)
 	RETURNS text
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp AS $function$
@@ -499,14 +691,14 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.review_document_html(text, text) IS 'a document''s name on a review page, HTML-escaped: <span class="label"> (if a label is given) and <span class="key">';
+COMMENT ON FUNCTION minhash_internal.review_document_html(text, text) IS 'a document''s name on a review page, HTML-escaped: <span class="label"> (if a label is given) and <span class="key">';
 
 -- The one page both review pages are drawn in: a complete HTML document
 -- with the style sheet inline and a Content-Security-Policy that allows
 -- nothing else (no script, nothing loaded), the title also the heading of
 -- a summary box, then the content.  The title, summary and content come
 -- escaped; generator names the function that drew the page.
-CREATE FUNCTION @extschema@.review_page_html(title text, generator text, summary text, content text)
+CREATE FUNCTION minhash_internal.review_page_html(title text, generator text, summary text, content text)
 	RETURNS text
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp AS $function$
@@ -529,11 +721,11 @@ BEGIN
 %4$s</body>
 </html>
 $page$,
-		title, generator, summary, content, @extschema@.review_style());
+		title, generator, summary, content, minhash_internal.review_style());
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.review_page_html(text, text, text, text) IS 'the page of near_dupe_review_html and near_dupe_review_index_html: doctype, head with the style sheet and a policy that loads nothing, a summary box headed by the title, then the content; every argument already escaped';
+COMMENT ON FUNCTION minhash_internal.review_page_html(text, text, text, text) IS 'the page of near_dupe_review_html and near_dupe_review_index_html: doctype, head with the style sheet and a policy that loads nothing, a summary box headed by the title, then the content; every argument already escaped';
 
 -- The review pages' style sheet.  Shared chunks take their colour from the
 -- last digit of their number, so neighbouring chunks always differ; the ten
@@ -541,7 +733,7 @@ COMMENT ON FUNCTION @extschema@.review_page_html(text, text, text, text) IS 'the
 -- saturation 100%, lightness 82%), so that any two neighbours are far apart
 -- (CIELAB distance 48 or more), with the text's contrast above 7:1 (WCAG
 -- AAA); test/review/check_dom.py checks both.
-CREATE FUNCTION @extschema@.review_style()
+CREATE FUNCTION minhash_internal.review_style()
 	RETURNS text
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp AS $function$
@@ -594,7 +786,7 @@ $css$;
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.review_style() IS 'the style sheet of the review pages (near_dupe_review_html, near_dupe_review_index_html): chunk colours by the last digit of the chunk number, neighbours far apart in hue';
+COMMENT ON FUNCTION minhash_internal.review_style() IS 'the style sheet of the review pages (near_dupe_review_html, near_dupe_review_index_html): chunk colours by the last digit of the chunk number, neighbours far apart in hue';
 
 -- The page for a whole group table, from which a reviewer works through a
 -- production: one line per group of two or more (its size, its pivot's
@@ -632,10 +824,10 @@ BEGIN
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
 			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
 				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
-				HINT = @extschema@.near_dupe_column_hint(source, column_name);
+				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
 		END IF;
 	END LOOP;
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -648,7 +840,7 @@ BEGIN
 		SELECT count(*), coalesce(sum(l.size), 0),
 			   coalesce(string_agg(format('<tr><td class="group"><a href="%%s">%%s</a></td><td class="size">%%s</td><td class="pivot">%%s</td><td class="min">%%s</td></tr>',
 										  replace($1, '%%s', l.group_id::text), l.group_id, l.size,
-										  @extschema@.review_document_html(l.pivot, CASE WHEN $2 THEN l.label END),
+										  minhash_internal.review_document_html(l.pivot, CASE WHEN $2 THEN l.label END),
 										  round(l.min_resemblance::numeric, 3)),
 								   E'\n' ORDER BY l.group_id), '')
 		  FROM (SELECT st.group_id, st.pivot, st.size, st.min_resemblance, s.%2$I::text AS label
@@ -664,7 +856,7 @@ BEGIN
 
 	SELECT h.a_marked INTO heading
 	  FROM @extschema@.highlight(format('Near-duplicate groups of %s', group_table), '', 1, 'html') h;
-	RETURN @extschema@.review_page_html(heading, 'near_dupe_review_index_html'::text, format($summary$<dl>
+	RETURN minhash_internal.review_page_html(heading, 'near_dupe_review_index_html'::text, format($summary$<dl>
 <dt>Groups of two or more</dt><dd class="groups">%1$s</dd>
 <dt>Documents in them</dt><dd class="grouped">%2$s</dd>
 <dt>Groups of one</dt><dd class="singletons">%3$s</dd>
@@ -766,7 +958,7 @@ CREATE FUNCTION @extschema@.near_dupe_classes(group_table regclass)
 DECLARE
 	problem record;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -808,10 +1000,10 @@ BEGIN
 														AND a.attnum > 0 AND NOT a.attisdropped) THEN
 			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
 				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
-				HINT = @extschema@.near_dupe_column_hint(source, column_name);
+				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
 		END IF;
 	END LOOP;
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -868,7 +1060,7 @@ DECLARE
 	found record;
 	problem record;
 BEGIN
-	SELECT * INTO problem FROM @extschema@.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
@@ -876,12 +1068,12 @@ BEGIN
 	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
 			MESSAGE = format('column "%s" of relation %s does not exist', key_column, source),
-			HINT = @extschema@.near_dupe_column_hint(source, key_column);
+			HINT = minhash_internal.near_dupe_column_hint(source, key_column);
 	END IF;
 	IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION USING ERRCODE = 'undefined_column',
 			MESSAGE = format('column "%s" of relation %s does not exist', text_column, source),
-			HINT = @extschema@.near_dupe_column_hint(source, text_column);
+			HINT = minhash_internal.near_dupe_column_hint(source, text_column);
 	END IF;
 
 	-- The group and its one pivot, which may be a null key (a row without
@@ -903,7 +1095,7 @@ BEGIN
 			MESSAGE = format('group %s of %s has %s different pivots', group_id, group_table, pivots),
 			HINT = 'A group table holds the rows of near_dupe_groups, one pivot per group: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
 	END IF;
-	SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
+	SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
 	IF found.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 	END IF;
@@ -939,7 +1131,7 @@ BEGIN
 		 WHERE NOT m.pivot_row
 		 ORDER BY m.resemblance DESC, m.typed_key$q$, group_table)
 			USING group_id LOOP
-		SELECT * INTO found FROM @extschema@.near_dupe_document(source, key_column, text_column, member.key, group_id);
+		SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, member.key, group_id);
 		IF found.message IS NOT NULL THEN
 			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
 		END IF;
@@ -948,7 +1140,7 @@ BEGIN
 		role := 'member';
 		resemblance := round(member.resemblance::numeric, 3);
 		SELECT c.common_words, round(c.s_l::numeric, 3) INTO common_words, s_l
-		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words) c;
+		  FROM @extschema@.chunk_similarity(pivot_text, member_text, min_words, 'literal'::text) c;
 		-- Both sides of one comparison: chunk N is the same text in both.
 		SELECT h.b_marked, h.a_marked INTO marked, pivot_marked
 		  FROM @extschema@.highlight(pivot_text, member_text, min_words, format) h;
@@ -987,7 +1179,7 @@ COMMENT ON FUNCTION @extschema@.minhash_sign_and_flag() IS 'BEFORE INSERT OR UPD
 -- the approximate layout for recall => (NULL: exact).  sql/group_sql.sql
 -- checks that it gives the engine's rows on every input, sql/group.sql
 -- that the functions give the same rows either way.
-CREATE FUNCTION @extschema@.near_dupe_statement(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_statement(source regclass, key_column name, sig_column name,
 									threshold double precision, groups boolean, typed_keys boolean,
 									recall double precision)
 	RETURNS text LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -1017,7 +1209,7 @@ BEGIN
 	-- Keys compare by their type's own order, as near_dupe_groups and ORDER
 	-- BY compare them.  A type without one fails in the query's ORDER BY,
 	-- with PostgreSQL's error.
-	SELECT o.lt, o.eq INTO key_lt, key_eq FROM @extschema@.near_dupe_key_operators(stats.key_type) o;
+	SELECT o.lt, o.eq INTO key_lt, key_eq FROM minhash_internal.near_dupe_key_operators(stats.key_type::regtype) o;
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 	key_eq := coalesce(key_eq, 'OPERATOR(pg_catalog.=)');
 
@@ -1102,7 +1294,7 @@ SELECT first_key%4$s AS key_a, second_key%4$s AS key_b, resemblance
 	RETURN format($q$
 WITH rows_read AS (
 	SELECT s.ctid AS tid, s.%2$I AS key, @extschema@.minhash_size(s.%3$I) AS size,
-		   @extschema@.minhash_hash_extended(s.%3$I, 0) AS sig_hash
+		   @extschema@.minhash_hash_extended(s.%3$I, 0::bigint) AS sig_hash
 	  FROM ONLY %4$s s
 ), twins AS (
 	SELECT r.sig_hash FROM rows_read r WHERE r.size > 0 GROUP BY r.sig_hash HAVING pg_catalog.count(*) > 1
@@ -1161,14 +1353,14 @@ SELECT dense_rank() OVER (ORDER BY pivot_size DESC NULLS LAST, pivot_key, pivot_
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_statement(regclass, name, name, double precision, boolean, boolean, double precision) IS 'internal: the statement of near_dupe_query, with the keys in their own type (typed_keys) and the approximate layout of lsh_index_layout(threshold, num_perm, recall) (recall not null); near_dupe_groups and near_dupe_pairs run it beyond minhash.group_memory';
+COMMENT ON FUNCTION minhash_internal.near_dupe_statement(regclass, name, name, double precision, boolean, boolean, double precision) IS 'internal: the statement of near_dupe_query, with the keys in their own type (typed_keys) and the approximate layout of lsh_index_layout(threshold, num_perm, recall) (recall not null); near_dupe_groups and near_dupe_pairs run it beyond minhash.group_memory';
 
 -- The statement is near_dupe_statement's with text keys, exact.
 CREATE OR REPLACE FUNCTION @extschema@.near_dupe_query(source regclass, key_column name, sig_column name,
 								threshold double precision DEFAULT @extschema@.minhash_threshold(), groups boolean DEFAULT false)
 	RETURNS text LANGUAGE sql STABLE PARALLEL RESTRICTED
 	AS $function$
-SELECT @extschema@.near_dupe_statement(source, key_column, sig_column, threshold, groups, false, NULL)
+SELECT minhash_internal.near_dupe_statement(source, key_column, sig_column, threshold, groups, false, NULL)
 $function$;
 
 COMMENT ON FUNCTION @extschema@.near_dupe_query(regclass, name, name, double precision, boolean) IS 'the exact pairs of near_dupe_pairs as one SQL statement (groups false; run it with enable_hashagg off), or the grouping of near_dupe_groups as one SQL statement (groups true; run it with enable_hashagg and enable_mergejoin off), as they run it beyond minhash.group_memory; checks the arguments and reads the signatures'' parameters';
@@ -1211,7 +1403,7 @@ COMMENT ON FUNCTION @extschema@.resemblance_bound(bytea, @extschema@.minhash) IS
 -- An unlogged work table of one call, distributed by distribution_column:
 -- co-located with the table colocate_with, or ('none') on its own with
 -- shard_count shards.  Returns its qualified name.
-CREATE FUNCTION @extschema@.near_dupe_distributed_work_table(work_schema name, table_name name, columns text,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_work_table(work_schema name, table_name name, columns text,
 								distribution_column name, colocate_with text, shard_count integer)
 	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
@@ -1230,7 +1422,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_work_table(name, name, text, name, text, integer) IS 'creates an unlogged work table of the _distributed forms, distributed by distribution_column, co-located with colocate_with (or on its own with shard_count shards when it is ''none''); returns its qualified name';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_work_table(name, name, text, name, text, integer) IS 'creates an unlogged work table of the _distributed forms, distributed by distribution_column, co-located with colocate_with (or on its own with shard_count shards when it is ''none''); returns its qualified name';
 
 -- near_dupe_distributed_bands checks the arguments as near_dupe_pairs
 -- does (near_dupe_check: the signatures' parameters, pushed down to the
@@ -1283,7 +1475,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_distributed_work_table(name, name, tex
 -- values); with recall, such a pair would be returned if it also resembles
 -- at the threshold (at 10M rows and 15 bands, about one chance in a
 -- thousand that a collision happens at all).
-CREATE FUNCTION @extschema@.near_dupe_distributed_bands(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_bands(source regclass, key_column name, sig_column name,
 								threshold double precision, recall double precision, work name,
 								set_copies_aside boolean, slices integer,
 								OUT min_bands integer, OUT slice_count integer)
@@ -1319,7 +1511,7 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The value given was %s.', slices),
 				  HINT = 'Leave it out for one slice per million rows; each slice reads the band keys once more.';
 	END IF;
-	PERFORM @extschema@.near_dupe_check_arguments(source, key_column, sig_column, threshold);
+	PERFORM minhash_internal.near_dupe_check_arguments(source, key_column, sig_column, threshold);
 	SELECT c.relname, c.relnamespace::regnamespace::name INTO relation, work_schema
 	  FROM pg_catalog.pg_class c WHERE c.oid = source;
 
@@ -1378,16 +1570,16 @@ BEGIN
 	  LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace
 	 WHERE a.attrelid = source AND a.attname = key_column;
 
-	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_bands',
+	PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_bands',
 		format('band_key bigint, key %s, slice integer', key_decl), 'band_key', 'none', shard_count);
-	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_cand',
+	PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_cand',
 		format('key_a %s, key_b %1$s', key_decl), 'key_a', source::text, NULL);
-	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_sketched',
+	PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_sketched',
 		format('key_a %s, key_b %1$s, size_a bigint, sketch_a bytea', key_decl), 'key_b', source::text, NULL);
-	PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_half',
+	PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_half',
 		format('key_a %s, key_b %1$s, size_a bigint, size_b bigint, sig_b @extschema@.minhash', key_decl), 'key_a', source::text, NULL);
 	IF set_copies_aside THEN
-		copies_table := @extschema@.near_dupe_distributed_work_table(work_schema, work || '_copies',
+		copies_table := minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_copies',
 			format('key %s, rep_key %1$s, size bigint, resemblance double precision', key_decl), 'key', source::text, NULL);
 	END IF;
 	slice_count := coalesce(slices, greatest(1, ceil(stats.signed / 1000000.0)::integer));
@@ -1402,14 +1594,14 @@ BEGIN
 	min_bands := layout.min_bands;
 
 	IF set_copies_aside THEN
-		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_hashes',
+		PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_hashes',
 			format('sig_hash bigint, key %s, size bigint', key_decl), 'sig_hash', 'none', shard_count);
-		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_twins',
+		PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_twins',
 			format('key %s, rep_key %1$s, size bigint', key_decl), 'rep_key', source::text, NULL);
-		PERFORM @extschema@.near_dupe_distributed_work_table(work_schema, work || '_twin_sigs',
+		PERFORM minhash_internal.near_dupe_distributed_work_table(work_schema, work || '_twin_sigs',
 			format('key %s, rep_key %1$s, size bigint, rep_sig @extschema@.minhash', key_decl), 'key', source::text, NULL);
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (sig_hash, key, size)
-			SELECT @extschema@.minhash_hash_extended(s.%5$I, 0), s.%4$I, @extschema@.minhash_size(s.%5$I)
+			SELECT @extschema@.minhash_hash_extended(s.%5$I, 0::bigint), s.%4$I, @extschema@.minhash_size(s.%5$I)
 			  FROM %3$s s WHERE @extschema@.minhash_size(s.%5$I) > 0$q$,
 			work_schema, work || '_hashes', source, key_column, sig_column);
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (key, rep_key, size)
@@ -1443,7 +1635,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_bands(regclass, name, name, double precision, double precision, name, boolean, integer) IS 'the first steps behind the _distributed forms: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_bands of every row''s band keys on the workers (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the band work), creates the work tables the slices fill, and returns the layout''s min_bands (null: no band work) and the number of slices';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_bands(regclass, name, name, double precision, double precision, name, boolean, integer) IS 'the first steps behind the _distributed forms: checks the arguments and that the table is hash-distributed by its unique key, fills the work table <work>_bands of every row''s band keys on the workers (with set_copies_aside, <work>_copies of the rows identical to a row of a smaller key, which take no part in the band work), creates the work tables the slices fill, and returns the layout''s min_bands (null: no band work) and the number of slices';
 
 -- One slice of the pairs (from 1 to slice_count: the pairs whose key_a
 -- has slice - 1 in the band table): fills <work>_cand, then <work>_sketched,
@@ -1452,7 +1644,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_distributed_bands(regclass, name, name
 -- (key_a, key_b, size_a, size_b, resemblance; key_a before key_b in the
 -- key type's order), a join with the source on each shard of the source,
 -- verified as near_dupe_query verifies.
-CREATE FUNCTION @extschema@.near_dupe_distributed_slice(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_slice(source regclass, key_column name, sig_column name,
 								threshold double precision, work name, min_bands integer,
 								slice integer, slice_count integer)
 	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1468,7 +1660,7 @@ BEGIN
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	IF min_bands IS NOT NULL THEN
 		SELECT o.lt INTO key_lt
-		  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid) o
+		  FROM pg_catalog.pg_attribute a, minhash_internal.near_dupe_key_operators(a.atttypid::regtype) o
 		 WHERE a.attrelid = source AND a.attname = key_column;
 		key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 		EXECUTE format($q$INSERT INTO %1$I.%2$I (key_a, key_b)
@@ -1506,12 +1698,12 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_slice(regclass, name, name, double precision, name, integer, integer, integer) IS 'one slice of the band work behind the _distributed forms: the candidate pairs of the slice (those whose key_a hashes to it), ruled out by byte sketches on the workers, the rest added with one side''s signature to the work table <work>_half; returns the query of the verified pairs of <work>_half (key_a, key_b, size_a, size_b, resemblance)';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_slice(regclass, name, name, double precision, name, integer, integer, integer) IS 'one slice of the band work behind the _distributed forms: the candidate pairs of the slice (those whose key_a hashes to it), ruled out by byte sketches on the workers, the rest added with one side''s signature to the work table <work>_half; returns the query of the verified pairs of <work>_half (key_a, key_b, size_a, size_b, resemblance)';
 
 -- The band work of one call in one transaction (the functions): the band
 -- keys, one slice of every pair, and the query of the verified pairs; the
 -- caller drops <work>_half.
-CREATE FUNCTION @extschema@.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_candidates(source regclass, key_column name, sig_column name,
 								threshold double precision, recall double precision, work name,
 								set_copies_aside boolean)
 	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1523,19 +1715,19 @@ DECLARE
 	work_schema name;
 BEGIN
 	SELECT * INTO bands
-	  FROM @extschema@.near_dupe_distributed_bands(source, key_column, sig_column, threshold, recall, work, set_copies_aside, 1);
-	pairs_query := @extschema@.near_dupe_distributed_slice(source, key_column, sig_column, threshold, work, bands.min_bands, 1, 1);
+	  FROM minhash_internal.near_dupe_distributed_bands(source, key_column, sig_column, threshold, recall, work, set_copies_aside, 1);
+	pairs_query := minhash_internal.near_dupe_distributed_slice(source, key_column, sig_column, threshold, work, bands.min_bands, 1, 1);
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	EXECUTE format('DROP TABLE %1$I.%2$I, %1$I.%3$I, %1$I.%4$I', work_schema, work || '_bands', work || '_cand', work || '_sketched');
 	RETURN pairs_query;
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed, in one transaction: fills the work table <work>_half of candidate pairs with one side''s signature on the workers (whole signatures shipped only for the pairs whose resemblance_bound reaches the threshold) (with set_copies_aside, <work>_copies), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_candidates(regclass, name, name, double precision, double precision, name, boolean) IS 'the band work behind near_dupe_pairs_distributed and near_dupe_groups_distributed, in one transaction: fills the work table <work>_half of candidate pairs with one side''s signature on the workers (whole signatures shipped only for the pairs whose resemblance_bound reaches the threshold) (with set_copies_aside, <work>_copies), and returns the query of the verified pairs (key_a, key_b, size_a, size_b, resemblance)';
 
 -- A name for a call's work tables, unused in the source's schema:
 -- minhash_work_<backend pid>_<n>.
-CREATE FUNCTION @extschema@.near_dupe_distributed_work_name(source regclass) RETURNS name
+CREATE FUNCTION minhash_internal.near_dupe_distributed_work_name(source regclass) RETURNS name
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
@@ -1557,7 +1749,41 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_work_name(regclass) IS 'a name for the work tables of one call of near_dupe_pairs_distributed or near_dupe_groups_distributed, unused in the source''s schema: minhash_work_<backend pid>_<n>';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_work_name(regclass) IS 'a name for the work tables of one call of near_dupe_pairs_distributed or near_dupe_groups_distributed, unused in the source''s schema: minhash_work_<backend pid>_<n>';
+
+-- The work tables an interrupted call left behind (a cancel, a timeout, an
+-- error after a step committed: the procedures commit each step): every
+-- table named as near_dupe_distributed_work_name names them, in any schema,
+-- whose backend is gone, or is the caller's own (no call of this session
+-- runs while it runs), and that the caller may drop.  A backend that is
+-- alive may be running a call, so its tables stay.  Returns the tables
+-- dropped.
+CREATE FUNCTION @extschema@.near_dupe_distributed_cleanup() RETURNS SETOF text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	work_table text;
+BEGIN
+	FOR work_table IN
+		SELECT format('%I.%I', n.nspname, c.relname)
+		  FROM pg_catalog.pg_class c
+		  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+		 WHERE c.relkind = 'r' AND c.relpersistence <> 't'
+		   AND c.relname ~ '^minhash_work_[0-9]{1,9}_[0-9]+_(bands|cand|sketched|half|pairs|hashes|twins|twin_sigs|copies|assign)$'
+		   AND NOT EXISTS (SELECT FROM pg_catalog.pg_stat_activity a
+							WHERE a.pid = pg_catalog.substring(c.relname, '^minhash_work_([0-9]+)_')::integer
+							  AND a.pid <> pg_catalog.pg_backend_pid())
+		   AND pg_catalog.pg_has_role(c.relowner, 'USAGE')
+		 ORDER BY 1
+	LOOP
+		EXECUTE format('DROP TABLE %s', work_table);
+		RETURN NEXT work_table;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_distributed_cleanup() IS 'drops the work tables minhash_work_<pid>_<n>_* that an interrupted near_dupe_pairs_distributed_into, near_dupe_groups_distributed_into or _distributed function left behind, for backends that are gone and the caller''s own, that the caller may drop; returns their names';
 
 -- The pairs of near_dupe_pairs (text keys; with recall, those of
 -- near_dupe_pairs(..., NULL::text, recall)), in its order: verified on the
@@ -1570,10 +1796,10 @@ CREATE FUNCTION @extschema@.near_dupe_pairs_distributed(source regclass, key_col
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
 DECLARE
-	work name := @extschema@.near_dupe_distributed_work_name(source);
+	work name := minhash_internal.near_dupe_distributed_work_name(source);
 	pairs_query text;
 BEGIN
-	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, false);
+	pairs_query := minhash_internal.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, false);
 	RETURN QUERY EXECUTE format('SELECT p.key_a::text, p.key_b::text, p.resemblance FROM (%s) p ORDER BY p.key_a, p.key_b',
 								pairs_query);
 	EXECUTE format('DROP TABLE %I.%I', (SELECT c.relnamespace::regnamespace::name FROM pg_catalog.pg_class c WHERE c.oid = source),
@@ -1593,7 +1819,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_pairs_distributed(regclass, name, name
 -- copy), goes to the work table <work>_assign (key, pivot_key, pivot_size,
 -- resemblance), co-located with the source, whose name it returns; it drops
 -- <work>_copies.
-CREATE FUNCTION @extschema@.near_dupe_distributed_assign(source regclass, key_column name, work name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_assign(source regclass, key_column name, work name,
 								pairs_query text, caller text)
 	RETURNS text LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
@@ -1607,7 +1833,7 @@ DECLARE
 BEGIN
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	SELECT o.lt INTO key_lt
-	  FROM pg_catalog.pg_attribute a, @extschema@.near_dupe_key_operators(a.atttypid) o
+	  FROM pg_catalog.pg_attribute a, minhash_internal.near_dupe_key_operators(a.atttypid::regtype) o
 	 WHERE a.attrelid = source AND a.attname = key_column;
 	key_lt := coalesce(key_lt, 'OPERATOR(pg_catalog.<)');
 
@@ -1667,7 +1893,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_assign(regclass, name, name, text, text) IS 'the greedy walk behind near_dupe_groups_distributed and near_dupe_groups_distributed_into, on the coordinator over the verified pairs of pairs_query only: writes the rows each pivot takes (and the copies set aside) to the work table <work>_assign beside the source and returns its name';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_assign(regclass, name, name, text, text) IS 'the greedy walk behind near_dupe_groups_distributed and near_dupe_groups_distributed_into, on the coordinator over the verified pairs of pairs_query only: writes the rows each pivot takes (and the copies set aside) to the work table <work>_assign beside the source and returns its name';
 
 -- Every row of the source as near_dupe_groups gives it, from a co-located
 -- join of the source with <work>_assign on the shards: the coordinator
@@ -1678,7 +1904,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_distributed_assign(regclass, name, nam
 -- with resemblance 1, 0 for an empty signature, null for none.  The query
 -- (group_id, key, pivot, resemblance: the keys as text, or of the key's
 -- type), in near_dupe_groups' order.
-CREATE FUNCTION @extschema@.near_dupe_distributed_groups_query(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_groups_query(source regclass, key_column name, sig_column name,
 								assign_table text, keys_as_text boolean)
 	RETURNS text LANGUAGE plpgsql STABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp
@@ -1701,7 +1927,7 @@ SELECT pg_catalog.count(*) FILTER (WHERE NOT g.taken)
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_groups_query(regclass, name, name, text, boolean) IS 'the query of every row of a distributed table in its group, from the work table of the rows the pivots take (near_dupe_distributed_assign): group_id, key, pivot, resemblance, in near_dupe_groups'' order';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_groups_query(regclass, name, name, text, boolean) IS 'the query of every row of a distributed table in its group, from the work table of the rows the pivots take (near_dupe_distributed_assign): group_id, key, pivot, resemblance, in near_dupe_groups'' order';
 
 -- The groups of near_dupe_groups (text keys; with recall, those of
 -- near_dupe_groups(..., NULL::text, recall)), in its order.
@@ -1713,13 +1939,13 @@ CREATE FUNCTION @extschema@.near_dupe_groups_distributed(source regclass, key_co
 	SET search_path = pg_catalog, pg_temp
 	AS $function$
 DECLARE
-	work name := @extschema@.near_dupe_distributed_work_name(source);
+	work name := minhash_internal.near_dupe_distributed_work_name(source);
 	pairs_query text;
 	assign_table text;
 	caller_work_mem text;
 BEGIN
-	pairs_query := @extschema@.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, true);
-	assign_table := @extschema@.near_dupe_distributed_assign(source, key_column, work, pairs_query, 'near_dupe_groups_distributed');
+	pairs_query := minhash_internal.near_dupe_distributed_candidates(source, key_column, sig_column, threshold, recall, work, true);
+	assign_table := minhash_internal.near_dupe_distributed_assign(source, key_column, work, pairs_query, 'near_dupe_groups_distributed');
 	EXECUTE format('DROP TABLE %I.%I', (SELECT c.relnamespace::regnamespace::name FROM pg_catalog.pg_class c WHERE c.oid = source),
 				   work || '_half');
 
@@ -1732,7 +1958,7 @@ BEGIN
 	PERFORM pg_catalog.set_config('work_mem',
 		greatest(64, (SELECT g.setting::integer FROM pg_catalog.pg_settings g WHERE g.name = 'work_mem') / 3) || 'kB',
 		true);
-	RETURN QUERY EXECUTE @extschema@.near_dupe_distributed_groups_query(source, key_column, sig_column, assign_table, true);
+	RETURN QUERY EXECUTE minhash_internal.near_dupe_distributed_groups_query(source, key_column, sig_column, assign_table, true);
 	PERFORM pg_catalog.set_config('work_mem', caller_work_mem, true);
 	EXECUTE format('DROP TABLE %s', assign_table);
 END
@@ -1763,7 +1989,7 @@ COMMENT ON FUNCTION @extschema@.near_dupe_groups_distributed(regclass, name, nam
 -- any work; an unqualified name goes to the source's schema), then
 -- <work>_pairs and the band keys (near_dupe_distributed_bands).  Returns
 -- the result table's name, min_bands and the number of slices.
-CREATE FUNCTION @extschema@.near_dupe_distributed_into_start(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_into_start(source regclass, key_column name, sig_column name,
 								result_table text, threshold double precision, recall double precision,
 								slices integer, groups boolean, work name,
 								OUT result_name text, OUT min_bands integer, OUT slice_count integer)
@@ -1799,7 +2025,7 @@ BEGIN
 	END IF;
 
 	SELECT * INTO bands
-	  FROM @extschema@.near_dupe_distributed_bands(source, key_column, sig_column, threshold, recall, work, groups, slices);
+	  FROM minhash_internal.near_dupe_distributed_bands(source, key_column, sig_column, threshold, recall, work, groups, slices);
 	min_bands := bands.min_bands;
 	slice_count := bands.slice_count;
 	PERFORM pg_catalog.create_distributed_table(result_name::regclass, CASE WHEN groups THEN 'key' ELSE 'key_a' END,
@@ -1811,10 +2037,10 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_into_start(regclass, name, name, text, double precision, double precision, integer, boolean, name) IS 'the first transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: creates the result table, the work table <work>_pairs and the band keys; returns the result table''s name, the layout''s min_bands and the number of slices';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_into_start(regclass, name, name, text, double precision, double precision, integer, boolean, name) IS 'the first transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: creates the result table, the work table <work>_pairs and the band keys; returns the result table''s name, the layout''s min_bands and the number of slices';
 
 -- One transaction per slice: its verified pairs into <work>_pairs.
-CREATE FUNCTION @extschema@.near_dupe_distributed_into_slice(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_into_slice(source regclass, key_column name, sig_column name,
 								threshold double precision, work name, min_bands integer,
 								slice integer, slice_count integer)
 	RETURNS void LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1825,17 +2051,17 @@ DECLARE
 BEGIN
 	SELECT c.relnamespace::regnamespace::name INTO work_schema FROM pg_catalog.pg_class c WHERE c.oid = source;
 	EXECUTE format('INSERT INTO %I.%I (key_a, key_b, size_a, size_b, resemblance) %s', work_schema, work || '_pairs',
-				   @extschema@.near_dupe_distributed_slice(source, key_column, sig_column, threshold, work, min_bands,
+				   minhash_internal.near_dupe_distributed_slice(source, key_column, sig_column, threshold, work, min_bands,
 														   slice, slice_count));
 	EXECUTE format('TRUNCATE %I.%I', work_schema, work || '_half');
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_into_slice(regclass, name, name, double precision, name, integer, integer, integer) IS 'a transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: the verified pairs of one slice into the work table <work>_pairs';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_into_slice(regclass, name, name, double precision, name, integer, integer, integer) IS 'a transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: the verified pairs of one slice into the work table <work>_pairs';
 
 -- The last transaction: the result from <work>_pairs (the groups: the walk
 -- on the coordinator, then every row), and the work tables dropped.
-CREATE FUNCTION @extschema@.near_dupe_distributed_into_finish(source regclass, key_column name, sig_column name,
+CREATE FUNCTION minhash_internal.near_dupe_distributed_into_finish(source regclass, key_column name, sig_column name,
 								result_name text, groups boolean, work name, caller text)
 	RETURNS void LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
@@ -1853,7 +2079,7 @@ BEGIN
 		EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_pairs');
 		RETURN;
 	END IF;
-	assign_table := @extschema@.near_dupe_distributed_assign(source, key_column, work,
+	assign_table := minhash_internal.near_dupe_distributed_assign(source, key_column, work,
 		format('SELECT p.key_a, p.key_b, p.size_a, p.size_b, p.resemblance FROM %I.%I p', work_schema, work || '_pairs'), caller);
 	EXECUTE format('DROP TABLE %I.%I', work_schema, work || '_pairs');
 	-- Every row passes through the coordinator to be numbered: Citus's tuple
@@ -1863,19 +2089,19 @@ BEGIN
 		greatest(64, (SELECT g.setting::integer FROM pg_catalog.pg_settings g WHERE g.name = 'work_mem') / 3) || 'kB',
 		true);
 	EXECUTE format('INSERT INTO %s (group_id, key, pivot, resemblance) %s', result_name,
-				   @extschema@.near_dupe_distributed_groups_query(source, key_column, sig_column, assign_table, false));
+				   minhash_internal.near_dupe_distributed_groups_query(source, key_column, sig_column, assign_table, false));
 	EXECUTE format('DROP TABLE %s', assign_table);
 END
 $function$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_into_finish(regclass, name, name, text, boolean, name, text) IS 'the last transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: the result from the work table <work>_pairs into the result table, the work tables dropped';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_into_finish(regclass, name, name, text, boolean, name, text) IS 'the last transaction of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into: the result from the work table <work>_pairs into the result table, the work tables dropped';
 
-CREATE FUNCTION @extschema@.near_dupe_distributed_refuse_transaction_block(procedure text) RETURNS void
+CREATE FUNCTION minhash_internal.near_dupe_distributed_refuse_transaction_block(procedure text) RETURNS void
 	AS 'MODULE_PATHNAME', 'near_dupe_distributed_refuse_transaction_block' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_distributed_refuse_transaction_block(text) IS 'an error (25001) inside a transaction block, where the procedure named would fail at its first COMMIT';
+COMMENT ON FUNCTION minhash_internal.near_dupe_distributed_refuse_transaction_block(text) IS 'an error (25001) inside a transaction block, where the procedure named would fail at its first COMMIT';
 
-CREATE PROCEDURE @extschema@.near_dupe_distributed_into(source regclass, key_column name, sig_column name,
+CREATE PROCEDURE minhash_internal.near_dupe_distributed_into(source regclass, key_column name, sig_column name,
 								result_table text, threshold double precision, recall double precision,
 								slices integer, groups boolean, caller text)
 	LANGUAGE plpgsql
@@ -1885,25 +2111,25 @@ DECLARE
 	start record;
 BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	PERFORM @extschema@.near_dupe_distributed_refuse_transaction_block(caller);
-	work := @extschema@.near_dupe_distributed_work_name(source);
+	PERFORM minhash_internal.near_dupe_distributed_refuse_transaction_block(caller);
+	work := minhash_internal.near_dupe_distributed_work_name(source);
 	SELECT * INTO start
-	  FROM @extschema@.near_dupe_distributed_into_start(source, key_column, sig_column, result_table, threshold, recall,
+	  FROM minhash_internal.near_dupe_distributed_into_start(source, key_column, sig_column, result_table, threshold, recall,
 														slices, groups, work);
 	FOR slice_number IN 1 .. start.slice_count LOOP
 		COMMIT;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		PERFORM @extschema@.near_dupe_distributed_into_slice(source, key_column, sig_column, threshold, work,
+		PERFORM minhash_internal.near_dupe_distributed_into_slice(source, key_column, sig_column, threshold, work,
 															 start.min_bands, slice_number, start.slice_count);
 	END LOOP;
 	COMMIT;
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	PERFORM @extschema@.near_dupe_distributed_into_finish(source, key_column, sig_column, start.result_name, groups, work,
+	PERFORM minhash_internal.near_dupe_distributed_into_finish(source, key_column, sig_column, start.result_name, groups, work,
 														  caller);
 END
 $procedure$;
 
-COMMENT ON PROCEDURE @extschema@.near_dupe_distributed_into(regclass, name, name, text, double precision, double precision, integer, boolean, text) IS 'the steps of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into, each committed: the band keys, each slice of the pairs, the result';
+COMMENT ON PROCEDURE minhash_internal.near_dupe_distributed_into(regclass, name, name, text, double precision, double precision, integer, boolean, text) IS 'the steps of near_dupe_pairs_distributed_into and near_dupe_groups_distributed_into, each committed: the band keys, each slice of the pairs, the result';
 
 -- Into result_table (created; an error if it exists): the pairs of
 -- near_dupe_pairs_distributed (key_a, key_b of the key's type, resemblance),
@@ -1914,10 +2140,15 @@ CREATE PROCEDURE @extschema@.near_dupe_pairs_distributed_into(source regclass, k
 								recall double precision DEFAULT NULL, slices integer DEFAULT NULL)
 	LANGUAGE plpgsql
 	AS $procedure$
+DECLARE
+	caller_path text := pg_catalog.current_setting('search_path');
 BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	CALL @extschema@.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
+	CALL minhash_internal.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
 												false, 'near_dupe_pairs_distributed_into');
+	-- The pinned path was set again after the last COMMIT, in the
+	-- transaction the caller goes on with: give it back the caller's.
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);
 END
 $procedure$;
 
@@ -1932,10 +2163,15 @@ CREATE PROCEDURE @extschema@.near_dupe_groups_distributed_into(source regclass, 
 								recall double precision DEFAULT NULL, slices integer DEFAULT NULL)
 	LANGUAGE plpgsql
 	AS $procedure$
+DECLARE
+	caller_path text := pg_catalog.current_setting('search_path');
 BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	CALL @extschema@.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
+	CALL minhash_internal.near_dupe_distributed_into(source, key_column, sig_column, result_table, threshold, recall, slices,
 												true, 'near_dupe_groups_distributed_into');
+	-- The pinned path was set again after the last COMMIT, in the
+	-- transaction the caller goes on with: give it back the caller's.
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);
 END
 $procedure$;
 

@@ -159,8 +159,8 @@ SELECT near_dupe_review_index_html('review_prod_groups', 'review_prod', 'id', 'p
 SELECT near_dupe_review_index_html('review_prod_groups', 'review_prod', 'id', 'path', '../group-%s.html');
 SELECT near_dupe_review_index_html('review_prod_groups', 'review_prod', 'id', 'path', 'group.html');
 SELECT near_dupe_review_index_html('review_prod_groups', 'review_prod', 'id', 'nope');
-SELECT * FROM review_pair_html('a', 'b', 5, 'm"1', 10, 10);
-SELECT * FROM review_pair_html('a', 'b', 0, 'm1', 10, 10);
+SELECT * FROM minhash_internal.review_pair_html('a', 'b', 5, 'm"1', 10, 10);
+SELECT * FROM minhash_internal.review_pair_html('a', 'b', 0, 'm1', 10, 10);
 \set VERBOSITY default
 -- A null text is drawn as an empty one: all of the pivot removed.
 UPDATE review_prod SET body = NULL WHERE id = 6;

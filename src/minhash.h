@@ -61,6 +61,11 @@ pg_noreturn extern void minhash_report_core_failure(MhStatus status, const char 
 extern double minhash_check_threshold(double threshold);
 extern void minhash_check_typmod(const MinHash *sig, int32 typmod);
 
+/* minhash_internal_schema.c: the schema of the helpers the glue's SQL calls */
+#define MINHASH_INTERNAL_SCHEMA "minhash_internal"
+extern const char *minhash_helper_schema(const char *extension_schema, const char *name, int nargs,
+										 const Oid *types);
+
 /* minhash_glue_shared.c */
 struct Tuplestorestate;
 extern int	minhash_cancel_pending(void *arg);

@@ -51,6 +51,7 @@ typedef struct NearDupeCall
 	 */
 	bool		statement_available;
 	const char *schema;			/* the extension's */
+	const char *statement_schema;	/* near_dupe_statement's, quoted */
 
 	/* the source, as the checks found it */
 	Oid			relation;

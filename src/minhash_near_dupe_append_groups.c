@@ -73,8 +73,9 @@ minhash_append_check_group_table(NearDupeCall *call, Oid groups, const char *sch
 	Oid			key_type;
 	MemoryContext old;
 
-	if (SPI_execute_with_args(psprintf("SELECT p.sqlstate, p.message FROM %s.near_dupe_group_table_problem($1, true) p",
-									   quote_identifier(schema)),
+	/* near_dupe_groups_append came with 1.2: its helpers are in minhash_internal */
+	if (SPI_execute_with_args("SELECT p.sqlstate, p.message FROM " MINHASH_INTERNAL_SCHEMA
+							  ".near_dupe_group_table_problem($1, true) p",
 							  1, types, args, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "near_dupe_group_table_problem failed");
 	sqlstate = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

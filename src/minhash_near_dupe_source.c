@@ -273,17 +273,15 @@ minhash_near_dupe_begin(FunctionCallInfo fcinfo, NearDupeKind kind, bool typed_k
 }
 
 /*
- * Whether the extension's SQL has near_dupe_statement (1.2 and later): the
+ * The quoted schema of near_dupe_statement (1.2 and later), or NULL: the
  * library serves older SQL too, until ALTER EXTENSION minhash UPDATE.
  */
-static bool
-statement_exists(const char *schema)
+static const char *
+statement_schema(const char *schema)
 {
 	Oid			types[7] = {REGCLASSOID, NAMEOID, NAMEOID, FLOAT8OID, BOOLOID, BOOLOID, FLOAT8OID};
 
-	return OidIsValid(LookupFuncName(list_make2(makeString(pstrdup(schema)),
-												makeString(pstrdup("near_dupe_statement"))),
-									 7, types, true));
+	return minhash_helper_schema(schema, "near_dupe_statement", 7, types);
 }
 
 /*
@@ -345,6 +343,7 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	Datum		check_args[4];
 	char		check_nulls[4];
 	const char *check;
+	const char *helper_schema;
 	bool		isnull;
 
 	memset(call, 0, sizeof(*call));
@@ -370,15 +369,17 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	 * near_dupe_check_arguments: near_dupe_check makes the same checks there,
 	 * and scans the table besides.
 	 */
-	if (OidIsValid(LookupFuncName(list_make2(makeString(schema),
-											 makeString(pstrdup("near_dupe_check_arguments"))),
-								  4, check_types, true)))
-		check = psprintf("SELECT %s.near_dupe_check_arguments($1, $2, $3, $4)",
-						 quote_identifier(schema));
+	helper_schema = minhash_helper_schema(schema, "near_dupe_check_arguments", 4, check_types);
+	if (helper_schema != NULL)
+		check = psprintf("SELECT %s.near_dupe_check_arguments($1, $2, $3, $4)", helper_schema);
 	else
 		check = psprintf("SELECT c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
 						 quote_identifier(schema));
-	call->statement_available = kind != NEAR_DUPE_APPEND && statement_exists(schema);
+	if (kind != NEAR_DUPE_APPEND && (helper_schema = statement_schema(schema)) != NULL)
+	{
+		call->statement_available = true;
+		call->statement_schema = MemoryContextStrdup(call->context, helper_schema);
+	}
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args(check, 4, check_types, check_args, check_nulls, true, 0) != SPI_OK_SELECT ||
@@ -877,6 +878,8 @@ minhash_near_dupe_forget_rows(NearDupeCall *call)
 	kept.key_column = MemoryContextStrdup(parent, call->key_column);
 	kept.sig_column = MemoryContextStrdup(parent, call->sig_column);
 	kept.schema = MemoryContextStrdup(parent, call->schema);
+	if (call->statement_schema != NULL)
+		kept.statement_schema = MemoryContextStrdup(parent, call->statement_schema);
 	MemoryContextDelete(call->context);
 
 	kept.context = AllocSetContextCreate(parent, "near_dupe call", ALLOCSET_SMALL_SIZES);

@@ -137,7 +137,7 @@ statement_text(const NearDupeCall *call, bool groups, double recall)
 	args[5] = BoolGetDatum(call->typed_keys);
 	args[6] = Float8GetDatum(recall < 0 ? 0.0 : recall);
 	if (SPI_execute_with_args(psprintf("SELECT %s.near_dupe_statement($1, $2, $3, $4, $5, $6, $7)",
-									   quote_identifier(call->schema)),
+									   call->statement_schema),
 							  7, types, args, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "near_dupe_statement failed");
 	text_datum = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

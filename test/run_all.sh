@@ -25,6 +25,7 @@ set -euo pipefail
 EXTRA_SUITES=(
     test/doc/readme_test.sh
     test/doc/meta_test.sh
+    test/doc/reference_test.sh
     test/accuracy/accuracy.sh
     test/accuracy/recall.sh
     test/accuracy/approx_recall.sh

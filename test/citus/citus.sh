@@ -437,7 +437,36 @@ check "a table of one node (42809) and 0 slices (22023) are refused" 1 \
     "$(grep -q 'ERROR: *42809: table "docs_local" is not a distributed table .*ERROR: *22023: slices must be between 1 and 1024' <<<"$e" && echo 1 || echo 0)"
 check "after the errors: no result table, no work table" "0 0" \
     "$(q -c "SELECT count(*) FROM pg_class WHERE relname = 'into_other'") $(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+# The procedures commit, and pin their search_path after each COMMIT: a DO
+# block that calls one goes on on its own path.
+path_after=$(q -c "DROP TABLE into_result" -c "SET search_path = public, pg_temp" \
+               -c "DO \$\$ BEGIN CALL near_dupe_pairs_distributed_into('docs', 'id', 'sig', 'into_result', 0.8, slices => 2);
+                   RAISE NOTICE 'path after: %', pg_catalog.current_setting('search_path'); END \$\$" 2>&1 |
+             grep -o 'path after: .*' || true)
+check "a DO block goes on on its own search_path after the procedure" "path after: public, pg_temp" "$path_after"
+# An interrupted call leaves its committed steps behind; once its backend
+# is gone, near_dupe_distributed_cleanup() drops them.
 q -c "DROP TABLE into_result"
+q -c "SET statement_timeout = 0" \
+  -c "DO \$\$ BEGIN CALL near_dupe_groups_distributed_into('mail', 'id', 'sig', 'into_result', 0.5, slices => 3);
+      END \$\$" -c "SELECT 1" >/dev/null 2>&1 &
+left=0
+for _ in $(seq 1 600); do
+    left=$(q -c "SELECT count(*) FROM pg_class WHERE relname ~ '^minhash_work_[0-9]+_[0-9]+_pairs$'")
+    ((left > 0)) && break
+    sleep 0.1
+done
+q -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%near_dupe_groups_distributed_into(''mail''%' AND pid <> pg_backend_pid()" >/dev/null
+wait || true
+for _ in $(seq 1 100); do
+    [[ $(q -c "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%near_dupe_groups_distributed_into(''mail''%' AND pid <> pg_backend_pid()") == 0 ]] && break
+    sleep 0.1
+done
+left=$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")
+dropped=$(q -c "SELECT count(*) FROM near_dupe_distributed_cleanup()")
+check "a terminated call's work tables are dropped by near_dupe_distributed_cleanup()" "1 $left 0" \
+    "$(( left > 0 ? 1 : 0 )) $dropped $(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'minhash\_work\_%'")"
+q -c "DROP TABLE IF EXISTS into_result"
 
 # --- the flagging trigger on a distributed table -----------------------------
 # One edited copy (c = 1) of each template inserted after the templates: on

@@ -24,6 +24,12 @@ SELECT 'member|' || m.type || '|' || m.identity || '|comment=' || coalesce(obj_d
   FROM minhash_members m
  ORDER BY 1;
 
+-- The extension's schemas (its helpers' minhash_internal): owner and
+-- privileges.
+SELECT 'schema|' || n.nspname || '|owner=' || n.nspowner::regrole || '|acl=' || coalesce(n.nspacl::text, '<none>')
+  FROM minhash_members m JOIN pg_namespace n ON m.classid = 'pg_namespace'::regclass AND n.oid = m.objid
+ ORDER BY 1;
+
 -- Functions, procedures, aggregates, window functions: the definition and
 -- every attribute.
 SELECT 'function|' || p.oid::regprocedure || '|kind=' || p.prokind::text || '|lang=' || l.lanname
@@ -116,5 +122,5 @@ SELECT 'amproc|' || am.amname || '|' || n.nspname || '.' || f.opfname || '|numbe
 SELECT 'undescribed|' || m.type || '|' || m.identity
   FROM minhash_members m
  WHERE m.classid NOT IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass, 'pg_cast'::regclass,
-                         'pg_opclass'::regclass, 'pg_opfamily'::regclass)
+                         'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_namespace'::regclass)
  ORDER BY 1;

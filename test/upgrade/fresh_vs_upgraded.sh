@@ -19,7 +19,8 @@
 # script prints the diff and fails.  It first checks that the description
 # sees a change: each of a few alterations (a function's search_path, its
 # cost, an operator's estimator, a comment), made in a transaction that is
-# rolled back, must change it.
+# rolled back, must change it.  Last, a schema minhash_internal made by
+# another role before the update stops the update, and is never called into.
 #
 # Runs against the cluster the PG* variables point at (run_all.sh's, or your
 # own) with the extension installed; starts no cluster.  Databases
@@ -137,6 +138,7 @@ tampers=(
     "ALTER FUNCTION minhash_size(minhash) COST 5"
     "ALTER OPERATOR %(minhash, minhash) SET (RESTRICT = eqsel)"
     "COMMENT ON TYPE minhash_query IS 'changed'"
+    "GRANT CREATE ON SCHEMA minhash_internal TO PUBLIC"
 )
 for tamper in "${tampers[@]}"; do
     psql_run -q -At -d "$UPGRADED" -c "BEGIN" -c "$tamper" -f "$FINGERPRINT" -c "ROLLBACK" >"$work/tampered"
@@ -151,6 +153,32 @@ for from in "${SHIPPED_VERSIONS[@]:1}"; do
     upgrade_from "$from"
     compare_with_fresh "$from"
 done
+
+# A schema minhash_internal that someone else made before the update to 1.2
+# stops it, and the library never calls into it meanwhile.
+echo "==> a schema minhash_internal made by another role"
+psql_run -q -d "$ADMIN_DB" -c "DROP DATABASE $UPGRADED" -c "CREATE DATABASE $UPGRADED"
+hostile=$(psql -X -q -At -d "$UPGRADED" 2>&1 <<'SQL' || true
+DO $$ BEGIN
+	IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'minhash_squatter') THEN CREATE ROLE minhash_squatter; END IF;
+END $$;
+CREATE SCHEMA minhash_internal AUTHORIZATION minhash_squatter;
+CREATE EXTENSION minhash VERSION '1.1';
+CREATE FUNCTION minhash_internal.near_dupe_check_arguments(regclass, name, name, double precision) RETURNS regtype
+	LANGUAGE plpgsql AS $f$ BEGIN RAISE NOTICE 'planted helper ran'; RETURN 'integer'::regtype; END $f$;
+ALTER FUNCTION minhash_internal.near_dupe_check_arguments(regclass, name, name, double precision) OWNER TO minhash_squatter;
+CREATE TABLE docs AS SELECT i AS id, minhash('one two three four five six ' || i % 3) AS sig FROM generate_series(1, 9) i;
+SELECT 'rows ' || count(*) FROM near_dupe_groups('docs', 'id', 'sig', 0.8);
+ALTER EXTENSION minhash UPDATE;
+SELECT 'version ' || extversion FROM pg_extension WHERE extname = 'minhash';
+DROP SCHEMA minhash_internal CASCADE;
+SQL
+)
+echo "$hostile" | sed 's/^/  /'
+[[ "$hostile" == *"rows 9"* && "$hostile" == *'schema "minhash_internal" already exists'* &&
+   "$hostile" == *"version 1.1"* && "$hostile" != *"planted helper ran"* ]] ||
+    fail "a squatted minhash_internal: the update must stop and the planted helper never run"
+psql_run -q -d "$ADMIN_DB" -c "DROP ROLE minhash_squatter"
 
 psql_run -q -d "$ADMIN_DB" -c "DROP DATABASE $FRESH" -c "DROP DATABASE $UPGRADED"
 echo "fresh_vs_upgraded: passed ($((SECONDS - t0)) s)"
