@@ -254,6 +254,8 @@ BEGIN
 		  FROM near_dupe_groups(source, key_column, 'sig', t) WITH ORDINALITY g(group_id, key, pivot, resemblance, n);
 	END IF;
 	PERFORM pg_catalog.set_config('minhash.group_memory', '64kB', true);
+	-- its NOTICE that it runs as the statement: shown for single calls below
+	PERFORM pg_catalog.set_config('client_min_messages', 'warning', true);
 	engine_refusal := pg_temp.sqlstate(format('SELECT near_dupe_groups(%L, %L, ''sig''%s)', source, key_column,
 											  CASE WHEN t IS NULL THEN '' ELSE format(', %L', t) END));
 	PERFORM pg_catalog.set_config('enable_hashagg', 'off', true);

@@ -53,6 +53,8 @@ DECLARE
 BEGIN
 	EXECUTE format('SELECT array_agg(c::text ORDER BY c.ordinality) FROM %s WITH ORDINALITY c', call) INTO in_memory;
 	PERFORM pg_catalog.set_config('minhash.group_memory', '64kB', true);
+	-- its NOTICE that it runs as the statement: shown for single calls below
+	PERFORM pg_catalog.set_config('client_min_messages', 'warning', true);
 	BEGIN
 		EXECUTE format('SELECT array_agg(c::text ORDER BY c.ordinality) FROM %s WITH ORDINALITY c', call) INTO spilled;
 	EXCEPTION WHEN OTHERS THEN
@@ -99,7 +101,9 @@ SELECT f.call, s.*
                ('near_dupe_pairs(''gsp_copies'', ''id'', ''sig'', 0.9)')) f(call),
        pg_temp.same_rows(f.call) s;
 
--- The typed keys come back in their own type, not as text.
+-- Each call below says, in a NOTICE, that it runs as the statement and what
+-- it would need in memory.  The typed keys come back in their own type, not
+-- as text.
 SET minhash.group_memory = '64kB';
 SELECT pg_typeof(key) AS key, pg_typeof(pivot) AS pivot
   FROM near_dupe_groups('gsp_big', 'k', 'sig', 0.8, NULL::bigint) LIMIT 1;

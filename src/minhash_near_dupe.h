@@ -46,8 +46,8 @@ typedef struct NearDupeCall
 	/*
 	 * Beyond minhash.group_memory the call may run as one SQL statement
 	 * instead (near_dupe_statement, which the extension's SQL has from 1.2
-	 * on; never for near_dupe_groups_append); then the read stops at the
-	 * setting and says so, rather than refusing.
+	 * on; never for near_dupe_groups_append); then the call says so (a
+	 * NOTICE with what it would need) rather than refusing.
 	 */
 	bool		statement_available;
 	const char *schema;			/* the extension's */
@@ -83,6 +83,16 @@ typedef struct NearDupeCall
 	Oid			key_collation;
 	int16		key_typlen;
 	bool		key_byval;
+
+	/*
+	 * When the read passed the setting (and the call takes the statement):
+	 * the rows read in all, those with a signature, what they would take
+	 * held, and a detail that says so.
+	 */
+	uint64		read_rows;
+	uint64		read_signed;
+	uint64		read_bytes;
+	const char *read_detail;
 
 	/* memory */
 	MemoryContext context;		/* everything palloc'd for the call */
@@ -122,7 +132,8 @@ extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg);
 /*
  * Reads every row the source's scan returns, counting what it holds; true
  * when it holds them all.  A call that would pass minhash.group_memory stops
- * (53400) or, with statement_available, stops reading and returns false.
+ * (53400) or, with statement_available, reads on only to add up what the rest
+ * would take (call->read_rows ...) and returns false.
  * A null key stops the call (23502), as do signatures of different
  * parameters (22000).
  */
@@ -194,6 +205,14 @@ extern uint64 minhash_near_dupe_held(const NearDupeCall *call);
  */
 pg_noreturn extern void minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed,
 												 bool suffices, const char *detail);
+
+/*
+ * Says (NOTICE) that the call runs as one SQL statement, beyond
+ * minhash.group_memory: it needs `needed` bytes (`suffices`: with that many
+ * it would run in memory, else at least that many); detail: what took them.
+ */
+extern void minhash_near_dupe_announce_spill(const NearDupeCall *call, uint64 needed,
+											 bool suffices, const char *detail);
 
 /*
  * What the engine takes of rows order[0 .. count): each row's values and

@@ -27,6 +27,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
 #include "minhash.h"
@@ -72,18 +73,21 @@ minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, u
 										NULL, pivots, resemblance, &memory);
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
-	if (status == MH_ERR_TOO_LARGE && call->statement_available)
+	if (status == MH_ERR_TOO_LARGE)
 	{
+		uint64		held = minhash_near_dupe_held(call);
+		char	   *detail = psprintf("%u rows, %u of them with a signature of %u values, at threshold %g: the rows take %llu kB, and the grouping's band buckets up to %llu kB more.",
+									  call->count, count, call->params.num_perm, call->threshold,
+									  (unsigned long long) (held / 1024),
+									  (unsigned long long) (memory / 1024));
+
+		if (!call->statement_available)
+			minhash_near_dupe_refuse(call, held + memory, true, detail);
+		minhash_near_dupe_announce_spill(call, held + memory, true, detail);
 		pfree(signatures);
 		pfree(empty);
 		return false;
 	}
-	if (status == MH_ERR_TOO_LARGE)
-		minhash_near_dupe_refuse(call, minhash_near_dupe_held(call) + memory, true,
-								 psprintf("%u rows, %u of them with a signature of %u values, at threshold %g: the rows take %llu kB, and the grouping's band buckets up to %llu kB more.",
-										  call->count, count, call->params.num_perm, call->threshold,
-										  (unsigned long long) (minhash_near_dupe_held(call) / 1024),
-										  (unsigned long long) (memory / 1024)));
 	if (status == MH_ERR_OUT_OF_MEMORY)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -174,6 +178,53 @@ arrays_bytes(const NearDupeCall *call)
 		2 * sizeof(uint32) * (signed_rows + 1);
 }
 
+/*
+ * Says the call runs as one SQL statement: it needs `held` (what its rows
+ * take, `rows` of them, `signed_rows` with a signature), the arrays for
+ * them with what minhash_near_dupe_fits keeps in reserve, and the engine's
+ * bound on its band buckets (at most count * (10 * bands + 20) bytes), with
+ * recall (< 0: exact) choosing the bands.
+ */
+static void
+announce_spill(const NearDupeCall *call, uint64 held, uint64 rows, uint64 signed_rows,
+			   double recall, const char *detail)
+{
+	uint64		more = 4 * sizeof(uint32) * rows +
+		(2 * sizeof(uint32) + sizeof(double) + sizeof(uint32 *) + sizeof(uint8)) * signed_rows +
+		2 * sizeof(uint32) * (signed_rows + 1) + 9 * 2 * ALLOCSET_SMALL_MAXSIZE;
+	bool		bounded = signed_rows < 2;
+
+	if (!bounded && call->params.num_perm > 0)
+	{
+		uint32		bands = 0,
+					band_rows = 0;
+		MhPigeonholeLayout layout;
+
+		if (recall >= 0)
+			minhash_recall_layout(call->threshold, recall, call->params.num_perm, &bands, &band_rows);
+		else if (mh_pigeonhole_layout(call->threshold, call->params.num_perm, 0, &layout) == MH_OK)
+			bands = layout.bands;
+		more += signed_rows * (10 * (uint64) bands + 20);
+		bounded = true;
+	}
+	minhash_near_dupe_announce_spill(call, held + more, bounded,
+									 psprintf("%s Ranking and grouping them takes up to %llu kB more.",
+											  detail, (unsigned long long) ((more + 1023) / 1024)));
+}
+
+/* Whether the arrays fit; if not, says the call runs as one SQL statement. */
+static bool
+arrays_fit(const NearDupeCall *call, double recall)
+{
+	uint64		held = minhash_near_dupe_held(call);
+
+	if (minhash_near_dupe_fits(call, arrays_bytes(call), 9))
+		return true;
+	announce_spill(call, held, call->count, call->signed_count, recall,
+				   psprintf("Its %u rows take %llu kB.", call->count, (unsigned long long) (held / 1024)));
+	return false;
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
  * near_dupe_groups(source regclass, key_column name, sig_column name,
@@ -206,8 +257,11 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 	call.approximate = approximate;
 	if (approximate)
 		minhash_check_recall(PG_GETARG_FLOAT8(5));
-	if (!minhash_near_dupe_read(&call) ||
-		(call.statement_available && !minhash_near_dupe_fits(&call, arrays_bytes(&call), 9)))
+	if (!minhash_near_dupe_read(&call))
+		announce_spill(&call, call.read_bytes, call.read_rows, call.read_signed,
+					   approximate ? PG_GETARG_FLOAT8(5) : -1.0, call.read_detail);
+	if (call.read_rows > 0 ||
+		(call.statement_available && !arrays_fit(&call, approximate ? PG_GETARG_FLOAT8(5) : -1.0)))
 	{
 		minhash_near_dupe_run_statement(&call, true, approximate ? PG_GETARG_FLOAT8(5) : -1.0,
 										store, desc);

@@ -119,23 +119,25 @@ find_pairs(NearDupeCall *call, const uint32 *ordered, uint32 count, uint32 bands
 	}
 	if (status == MH_ERR_INTERRUPTED)
 		minhash_end_interrupted();
-	if (status == MH_ERR_TOO_LARGE && call->statement_available)
+	if (status == MH_ERR_TOO_LARGE)
 	{
+		char	   *detail = block->count > 0 ?
+			psprintf("%llu pairs at threshold %g took the %llu kB left after the %u rows (%llu kB).",
+					 (unsigned long long) block->count, call->threshold,
+					 (unsigned long long) ((call->limit - held) / 1024),
+					 call->count, (unsigned long long) (held / 1024)) :
+			psprintf("%u rows, %u of them with a signature of %u values, at threshold %g: the rows take %llu kB, and the band sort %llu kB more.",
+					 call->count, count, call->params.num_perm, call->threshold,
+					 (unsigned long long) (held / 1024),
+					 (unsigned long long) (memory / 1024));
+
+		if (!call->statement_available)
+			minhash_near_dupe_refuse(call, held + memory, false, detail);
+		minhash_near_dupe_announce_spill(call, held + memory, false, detail);
 		pfree(signatures);
 		pfree(empty);
 		return NULL;
 	}
-	if (status == MH_ERR_TOO_LARGE)
-		minhash_near_dupe_refuse(call, held + memory, false,
-								 block->count > 0 ?
-								 psprintf("%llu pairs at threshold %g took the %llu kB left after the %u rows (%llu kB).",
-										  (unsigned long long) block->count, call->threshold,
-										  (unsigned long long) ((call->limit - held) / 1024),
-										  call->count, (unsigned long long) (held / 1024)) :
-								 psprintf("%u rows, %u of them with a signature of %u values, at threshold %g: the rows take %llu kB, and the band sort %llu kB more.",
-										  call->count, count, call->params.num_perm, call->threshold,
-										  (unsigned long long) (held / 1024),
-										  (unsigned long long) (memory / 1024)));
 	if (status == MH_ERR_OUT_OF_MEMORY)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -173,6 +175,28 @@ emit_pairs(const NearDupeCall *call, const uint32 *ordered, const PairBlock *blo
 	}
 }
 
+/*
+ * Whether the arrays fit: the key order and its sort's, the rows without a
+ * signature, the engine's input, its pair block (six allocations).  If not,
+ * says the call runs as one SQL statement.
+ */
+static bool
+arrays_fit(const NearDupeCall *call)
+{
+	uint64		bytes = 3 * sizeof(uint32) * (uint64) call->count +
+		(sizeof(uint32 *) + sizeof(uint8)) * (uint64) call->signed_count + sizeof(PairBlock),
+				held = minhash_near_dupe_held(call);
+
+	if (minhash_near_dupe_fits(call, bytes, 6))
+		return true;
+	/* with what minhash_near_dupe_fits keeps in reserve for new blocks */
+	minhash_near_dupe_announce_spill(call, held + bytes + 6 * 2 * ALLOCSET_SMALL_MAXSIZE, false,
+									 psprintf("Its %u rows take %llu kB, and ordering them %llu kB more, besides the band sort and the pairs.",
+											  call->count, (unsigned long long) (held / 1024),
+											  (unsigned long long) ((bytes + 1023) / 1024)));
+	return false;
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_pairs);
 /*
  * near_dupe_pairs(source regclass, key_column name, sig_column name,
@@ -205,15 +229,11 @@ minhash_near_dupe_pairs(PG_FUNCTION_ARGS)
 	minhash_near_dupe_begin(fcinfo, NEAR_DUPE_PAIRS, PG_NARGS() >= 5 && result_key_type != TEXTOID,
 							result_key_type, &call);
 	call.approximate = !exact;
-	/*
-	 * The arrays: the key order and its sort's, the rows without a
-	 * signature, the engine's input, its pair block (six allocations).
-	 */
-	if (!minhash_near_dupe_read(&call) ||
-		(call.statement_available &&
-		 !minhash_near_dupe_fits(&call, 3 * sizeof(uint32) * (uint64) call.count +
-								 (sizeof(uint32 *) + sizeof(uint8)) * (uint64) call.signed_count +
-								 sizeof(PairBlock), 6)))
+	if (!minhash_near_dupe_read(&call))
+		minhash_near_dupe_announce_spill(&call, call.read_bytes, false,
+										 psprintf("%s Ordering them, the band sort and the pairs take more.",
+												  call.read_detail));
+	if (call.read_rows > 0 || (call.statement_available && !arrays_fit(&call)))
 	{
 		minhash_near_dupe_run_statement(&call, false, exact ? -1.0 : recall, store, desc);
 		return (Datum) 0;

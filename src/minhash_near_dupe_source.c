@@ -164,6 +164,41 @@ minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed, bool suffices,
 					 setting_text(needed, suffices), alternative)));
 }
 
+/* A size as pg_size_pretty() prints it. */
+static char *
+size_text(uint64 bytes)
+{
+	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
+															  Int64GetDatum((int64) bytes))));
+}
+
+void
+minhash_near_dupe_announce_spill(const NearDupeCall *call, uint64 needed, bool suffices,
+								 const char *detail)
+{
+	const char *what = call->kind == NEAR_DUPE_PAIRS ? "finding near-duplicate pairs" :
+		"near-duplicate grouping";
+	/* a lower bound within the setting says only that it needs more */
+	bool		known = suffices || needed > call->limit;
+
+	ereport(NOTICE,
+			(known ?
+			 errmsg("%s needs %s%s, more than minhash.group_memory (%s): it runs as one SQL statement that spills to disk, many times slower",
+					what, suffices ? "" : "at least ", size_text(needed), size_text(call->limit)) :
+			 errmsg("%s needs more than minhash.group_memory (%s): it runs as one SQL statement that spills to disk, many times slower",
+					what, size_text(call->limit)),
+			 errdetail("%s%s", detail,
+					   minhash_group_memory < 0 ?
+					   " minhash.group_memory is -1: the limit is maintenance_work_mem." : ""),
+			 suffices ?
+			 errhint("SET minhash.group_memory = '%s' (or more) keeps it in memory.",
+					 setting_text(needed, true)) :
+			 known ?
+			 errhint("Setting minhash.group_memory to at least %s may keep it in memory.",
+					 setting_text(needed, true)) :
+			 errhint("A larger minhash.group_memory may keep it in memory.")));
+}
+
 void *
 minhash_near_dupe_alloc(NearDupeCall *call, Size bytes)
 {
@@ -493,9 +528,9 @@ minhash_near_dupe_report_mixed(const NearDupeCall *call, const MhParams *other)
 typedef struct ReadTally
 {
 	bool		holding;		/* false once the setting is reached */
-	bool		stop;			/* the setting is reached and the call has the statement */
 	uint64		held;			/* what the call held then */
 	uint64		rows;			/* rows read in all */
+	uint64		signed_rows;	/* of them with a signature */
 	uint64		bytes_not_held; /* what the rows read since would take */
 } ReadTally;
 
@@ -673,6 +708,8 @@ read_row(NearDupeCall *call, HeapTuple tuple, TupleDesc desc, ReadTally *tally)
 	Datum		sig = heap_getattr(tuple, 3, desc, &sig_null);
 
 	tally->rows++;
+	if (!sig_null)
+		tally->signed_rows++;
 	if (key_null)
 		minhash_near_dupe_report_null_key(call);
 	if (tally->holding)
@@ -685,11 +722,6 @@ read_row(NearDupeCall *call, HeapTuple tuple, TupleDesc desc, ReadTally *tally)
 		tally->holding = false;
 		tally->held = held_before;
 		MemoryContextReset(call->scratch);
-		if (call->statement_available)
-		{
-			tally->stop = true;
-			return;
-		}
 	}
 	tally->bytes_not_held += row_size(call, key, key_text, !text_null, sig, !sig_null);
 }
@@ -700,7 +732,8 @@ minhash_near_dupe_read(NearDupeCall *call)
 	char	   *query;
 	Portal		portal;
 	long		fetch = 16;
-	ReadTally	tally = {true, false, 0, 0, 0};
+	char	   *detail;
+	ReadTally	tally = {true, 0, 0, 0, 0};
 
 	/* key::text only for a result that carries the keys as text */
 	query = psprintf("SELECT s.%s, %s, s.%s FROM ONLY %s.%s s%s",
@@ -736,10 +769,8 @@ minhash_near_dupe_read(NearDupeCall *call)
 		SPI_cursor_fetch(portal, true, fetch);
 		if (SPI_processed == 0)
 			break;
-		for (uint64 i = 0; i < SPI_processed && !tally.stop; i++)
+		for (uint64 i = 0; i < SPI_processed; i++)
 			read_row(call, SPI_tuptable->vals[i], SPI_tuptable->tupdesc, &tally);
-		if (tally.stop)
-			break;
 		/* the next batch about FETCH_BYTES */
 		batch_bytes = MemoryContextMemAllocated(SPI_tuptable->tuptabcxt, true);
 		fetch = (long) Max(1, Min(FETCH_ROWS_MAX, (uint64) FETCH_BYTES * SPI_processed / Max(batch_bytes, 1)));
@@ -748,15 +779,19 @@ minhash_near_dupe_read(NearDupeCall *call)
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
-	if (tally.stop)
-		return false;
-	if (!tally.holding)
-		minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false,
-								 psprintf("Its %llu rows take %llu kB as they are read (keys and signatures), before they are %s.",
-										  (unsigned long long) tally.rows,
-										  (unsigned long long) ((tally.held + tally.bytes_not_held) / 1024),
-										  call->kind != NEAR_DUPE_PAIRS ? "grouped" : "paired"));
-	return true;
+	if (tally.holding)
+		return true;
+	detail = psprintf("Its %llu rows take %llu kB as they are read (keys and signatures), before they are %s.",
+					  (unsigned long long) tally.rows,
+					  (unsigned long long) ((tally.held + tally.bytes_not_held) / 1024),
+					  call->kind != NEAR_DUPE_PAIRS ? "grouped" : "paired");
+	if (!call->statement_available)
+		minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false, detail);
+	call->read_rows = tally.rows;
+	call->read_signed = tally.signed_rows;
+	call->read_bytes = tally.held + tally.bytes_not_held;
+	call->read_detail = detail;
+	return false;
 }
 
 /* --- ordering --------------------------------------------------------- */

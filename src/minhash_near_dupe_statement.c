@@ -30,8 +30,9 @@
  * duration at a GUC nest level of their own, as a function's SET clause
  * sets them, and restored after it, or by the transaction's abort on error.
  *
- * Not announced beyond DEBUG1: like a sort that spills, the call returns
- * the same rows either way; log_temp_files shows the temporary files.
+ * The caller has said so (a NOTICE: minhash_near_dupe_announce_spill),
+ * with what the call would need in memory: the rows are the same either
+ * way, but the time is not; log_temp_files shows the temporary files.
  */
 #include "postgres.h"
 
@@ -183,9 +184,6 @@ minhash_near_dupe_run_statement(NearDupeCall *call, bool groups, double recall,
 	Datum	   *values = palloc(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 
-	ereport(DEBUG1,
-			(errmsg_internal("%s needs more memory than minhash.group_memory: running as one SQL statement",
-							 groups ? "grouping" : "finding pairs")));
 	minhash_near_dupe_forget_rows(call);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");

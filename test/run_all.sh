@@ -55,6 +55,8 @@ EXTRA_SUITES=(
     test/bench/realistic_scale_short.sh
     # near_dupe_groups_append beside a regrouping, rules asserted (same corpus)
     test/bench/append_bench_short.sh
+    # the spill's NOTICE, its hinted setting and the statement's rows, on the spam corpus
+    test/bench/group_spill_spam.sh
     test/accuracy/approx_recall_realistic.sh
     test/clients/clients.sh
     test/review/review_page.sh
