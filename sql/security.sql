@@ -110,7 +110,7 @@ SELECT f.fn AS function,
 							OR f.unqualified_part ~ '[-+*/<>=~!@#%^&|`?:]'
 							OR f.unqualified_part ~ '\m\w+\s*\('
 			ELSE f.proconfig IS NOT NULL END;
-SELECT * FROM search_path_rule_violations ORDER BY 1::text;
+SELECT * FROM search_path_rule_violations ORDER BY function::text, problem;
 -- The check sees a PL/pgSQL function added to the extension without a
 -- pinned path, a procedure that commits without setting the path again, a
 -- SQL body with an unqualified operator, and a pinned C function.
@@ -123,7 +123,7 @@ ALTER EXTENSION minhash ADD PROCEDURE public.minhash_unpinned_procedure();
 CREATE OR REPLACE FUNCTION public.resembles(a minhash, b minhash, threshold double precision) RETURNS boolean
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a %> public.minhash_query(b, threshold) $$;
 ALTER FUNCTION public.near_dupe_groups(regclass, name, name, double precision) SET search_path = pg_catalog, pg_temp;
-SELECT * FROM search_path_rule_violations ORDER BY 1::text;
+SELECT * FROM search_path_rule_violations ORDER BY function::text, problem;
 ROLLBACK;
 -- The functions that are checked: every SQL and PL/pgSQL function, and how
 -- many C functions.
@@ -133,7 +133,7 @@ SELECT p.oid::regprocedure AS function, l.lanname AS language, p.proconfig
   JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash')
    AND l.lanname IN ('sql', 'plpgsql')
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;
 SELECT count(*) > 50 AS c_functions_checked
   FROM pg_proc p
   JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
