@@ -550,7 +550,8 @@ typedef struct MhPair
  * (NULL when there are none).
  *
  * Memory: what it allocates, the band sort (16 bytes a row with a set: an
- * empty row is in no bucket) or the prefix filter's buckets, and the pairs,
+ * empty row is in no bucket) or the prefix filter's buckets and a nibble a
+ * value, and the pairs,
  * is charged against max_bytes before it is allocated, so it never holds
  * more; the prefix filter gives way to the band sort when it would pass
  * max_bytes.  On MH_OK *memory is the most it held at once, the pairs handed

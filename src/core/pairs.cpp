@@ -225,6 +225,53 @@ void find_pairs(const Search &search, uint32_t count, uint32_t bands, Budget &bu
 	}
 }
 
+// Four bits of each value, 16 values a word: positions whose nibbles differ
+// hold different values, so a pair whose nibbles differ at more than D
+// positions is below the threshold.  Most candidates sharing a prefix token
+// are ruled out so, reading one word array of a row (64 bytes for 128
+// values) instead of its values.  Unused nibbles of the last word are 0 in
+// every row.
+class NibbleSketch
+{
+public:
+	NibbleSketch(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+	             uint32_t num_perm, Budget &budget, Poller &poller)
+	    : words_((num_perm + 15) / 16), sketch_(minhash::BudgetAllocator<uint64_t>(budget))
+	{
+		sketch_.resize(static_cast<size_t>(count) * words_);
+		for (uint32_t row = 0; row < count; row++)
+		{
+			poller.tick();
+			if (empty[row] != 0) continue;
+			uint64_t *words = sketch_.data() + static_cast<size_t>(row) * words_;
+			for (uint32_t p = 0; p < num_perm; p++)
+				words[p / 16] |= static_cast<uint64_t>(signatures[row][p] & 15) << (4 * (p % 16));
+		}
+	}
+
+	// At most the positions where rows a and b disagree.
+	uint32_t differing(uint32_t a, uint32_t b) const
+	{
+		const uint64_t *x = sketch_.data() + static_cast<size_t>(a) * words_;
+		const uint64_t *y = sketch_.data() + static_cast<size_t>(b) * words_;
+		uint32_t differing = 0;
+		for (uint32_t w = 0; w < words_; w++)
+		{
+			uint64_t d = x[w] ^ y[w];
+			d |= d >> 1;
+			d |= d >> 2;
+			d &= 0x1111111111111111ull;                 // a bit a differing nibble
+			d = (d + (d >> 4)) & 0x0f0f0f0f0f0f0f0full; // 0 to 2 a byte
+			differing += static_cast<uint32_t>((d * 0x0101010101010101ull) >> 56);
+		}
+		return differing;
+	}
+
+private:
+	uint32_t words_;
+	minhash::BudgetVector<uint64_t> sketch_;
+};
+
 // The pairs among the rows sharing a prefix token (prefix_filter.hpp), the
 // same as the pigeonhole bands' since both miss no pair at the threshold.
 // Each pair is compared once: at row a's first bucket holding b, b marked
@@ -234,6 +281,8 @@ void find_pairs_by_prefix(const Search &search, uint32_t count, uint32_t block, 
 {
 	minhash::PrefixBuckets buckets(search.signatures, search.empty, count, search.num_perm,
 	                               search.max_disagreements, block, budget, poller);
+	const NibbleSketch nibbles(search.signatures, search.empty, count, search.num_perm, budget,
+	                           poller);
 	minhash::BudgetVector<uint32_t> compared_with(count, kSkip,
 	                                              minhash::BudgetAllocator<uint32_t>(budget));
 	for (uint32_t a = 0; a < count; a++)
@@ -249,6 +298,7 @@ void find_pairs_by_prefix(const Search &search, uint32_t count, uint32_t block, 
 				poller.tick();
 				if (compared_with[*b] == a) continue;
 				compared_with[*b] = a;
+				if (nibbles.differing(a, *b) > search.max_disagreements) continue;
 				const uint32_t disagreeing =
 				    disagreements_up_to(values, search.signatures[*b], search.num_perm,
 				                        search.max_disagreements);
