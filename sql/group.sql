@@ -334,13 +334,16 @@ SELECT i AS id, minhash('the same memo sent to everybody in the company about th
 SELECT count(*) AS rows, count(DISTINCT group_id) AS groups, min(resemblance) >= 0.8 AS all_reach_threshold
   FROM near_dupe_groups('gd_near_copies', 'id', 'sig');
 
--- Grouping can be cancelled, even in its worst case: 20,000 rows that share
--- a sentence, and so many band keys at 0.3 (one value a band), without
--- being near-duplicates: each pivot reads the crowded buckets and takes
--- nobody (about 20 s).  So can listing the pairs of the identical copies.
+-- Grouping can be cancelled, even in its worst case: 20,000 rows whose
+-- value at each position is one of eight, so that every value is shared by
+-- thousands of rows (crowded buckets at 0.3, of bands and of prefixes
+-- alike) while two rows agree on about 16 of 128 positions, below 0.3:
+-- each pivot reads the crowded buckets and takes nobody (about 30 s).  So
+-- can listing the pairs of the identical copies.
 CREATE TABLE gd_crowded AS
-SELECT i AS id, minhash('alpha beta gamma delta epsilon zeta eta theta '
-                        || (SELECT string_agg('w' || i || '_' || j, ' ') FROM generate_series(1, 16) j)) AS sig
+SELECT i AS id, ('v1:words:k=5:seed=0:size=50:n=128:'
+                 || (SELECT string_agg(lpad(to_hex(p * 8 + (hashint4(i * 128 + p) & 7)), 8, '0'), '' ORDER BY p)
+                       FROM generate_series(0, 127) p))::minhash AS sig
   FROM generate_series(1, 20000) i;
 \set SHOW_CONTEXT never
 SET statement_timeout = '1s';

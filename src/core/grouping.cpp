@@ -6,7 +6,11 @@
 //   its LSH band keys (seed 001, section 5), with a layout that misses no
 //   pair at the threshold: with at most D disagreeing positions and D + 1
 //   bands, some band agrees in every row (pigeonhole, mh_pigeonhole_layout
-//   with no spare bands).  So the groups are those of comparing every pair.
+//   with no spare bands).  Where those bands would hold one or two values,
+//   the buckets are instead those of the rows' prefix tokens
+//   (prefix_filter.hpp), which miss no such pair either and crowd far less
+//   on text with boilerplate.  So the groups are those of comparing every
+//   pair.
 //   Approximate mode (recall =>, mh_group_greedy_banded) walks the same way
 //   with the caller's layout (mh_recall_layout): a pair sharing no band key
 //   is not compared.  The buckets come from the band sort pairs.cpp uses
@@ -25,6 +29,7 @@
 #include "greedy_bucket.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
+#include "prefix_filter.hpp"
 
 namespace
 {
@@ -147,6 +152,39 @@ void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint3
 	}
 }
 
+// The walk over the buckets of the rows' prefix tokens (prefix_filter.hpp):
+// the same pivots and resemblances as over the pigeonhole bands, since both
+// offer each pivot every row at the threshold.
+void walk_prefixes(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                   uint32_t num_perm, double threshold, uint32_t max_disagreements,
+                   uint32_t block, Budget &budget, Poller &poller, uint32_t *pivots,
+                   double *resemblance)
+{
+	minhash::PrefixBuckets buckets(signatures, empty, count, num_perm, max_disagreements, block,
+	                               budget, poller);
+	BudgetVector<uint32_t> compared_by(count, kNone, BudgetAllocator<uint32_t>(budget));
+	for (uint32_t pivot = 0; pivot < count; pivot++)
+	{
+		poller.tick();
+		if (pivots[pivot] != kNone) continue;
+		pivots[pivot] = pivot;
+		resemblance[pivot] = own_resemblance(empty[pivot] != 0);
+		for (const uint32_t *head = buckets.heads_begin(pivot); head < buckets.heads_end(pivot);
+		     head++)
+			minhash::take_from_bucket(
+			    buckets.bucket(*head), pivot, threshold, pivots, resemblance, poller,
+			    [&](uint32_t row) {
+				    if (compared_by[row] == pivot) return false;
+				    compared_by[row] = pivot;
+				    return true;
+			    },
+			    [&](uint32_t row) {
+				    return resemblance_of(signatures[pivot], false, signatures[row], false,
+				                          num_perm);
+			    });
+	}
+}
+
 MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
                       uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
                       uint64_t max_bytes, Poller &poller, uint32_t *pivots, double *resemblance,
@@ -187,16 +225,30 @@ MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, u
 	}
 
 	if (status != MH_OK) return status;
+	// Exact at low thresholds: prefix filtering where it is the faster
+	// (prefix_filter.hpp), its arrays within the bands' bound, which a
+	// refusal names either way.
+	minhash::prefix_detail::Plan by_prefix{0, 0};
 	if (bands == 0)
 	{
 		bands = layout.bands;
 		rows = layout.rows;
+		const uint32_t d = layout.max_disagreements;
+		const uint64_t band_bound = group_bound(count, bands);
+		const minhash::prefix_detail::Plan plan =
+		    minhash::prefix_filter_plan(count, num_perm, d, band_bound);
+		if (minhash::prefix_filter_applies(count, num_perm, d) && plan.bytes <= band_bound)
+			by_prefix = plan;
 	}
 	Budget budget(max_bytes);
 	try
 	{
-		walk_buckets(signatures, empty, count, num_perm, threshold, bands, rows, budget, poller,
-		             pivots, resemblance);
+		if (by_prefix.block != 0)
+			walk_prefixes(signatures, empty, count, num_perm, threshold, layout.max_disagreements,
+			              by_prefix.block, budget, poller, pivots, resemblance);
+		else
+			walk_buckets(signatures, empty, count, num_perm, threshold, bands, rows, budget,
+			             poller, pivots, resemblance);
 	}
 	catch (const minhash::OverBudget &)
 	{

@@ -440,8 +440,8 @@ MhStatus	mh_index_keys(const MhIndexLayout *layout, const uint32_t *values, uint
  * order (best first), each num_perm values, empty[i] non-zero when row i's
  * set is empty.  Walking them in order, a row not yet taken becomes a pivot
  * and takes every row not yet taken that resembles it at threshold
- * (mh_resembles): exactly, candidates coming from band keys that no such pair
- * can miss.  An empty row takes nobody and joins nobody: it is a pivot of
+ * (mh_resembles): exactly, candidates coming from band keys or, at low
+ * thresholds, prefix tokens (prefix_filter.hpp) that no such pair can miss.  An empty row takes nobody and joins nobody: it is a pivot of
  * its own, whatever the threshold.  Writes pivots[i], the rank of the pivot
  * row i joined (i for a pivot), and resemblance[i], its resemblance to it (1
  * for a pivot, 0 for an empty row, which resembles nothing, itself included).
@@ -543,14 +543,18 @@ typedef struct MhPair
  * agrees on all values of one of `bands` bands of `rows` values and whose
  * resemblance reaches threshold (mh_resembles: no pair has an empty side).  With the layout of
  * mh_pigeonhole_layout(threshold, num_perm, 0) that is every pair at the
- * threshold; with mh_recall_layout's, each with the probability of its
- * S-curve.  On MH_OK *pairs holds *pair_count pairs sorted by (a, b), in
+ * threshold (found, where those bands are short, by prefix filtering
+ * instead: the same pairs); with mh_recall_layout's, each with the
+ * probability of its S-curve.  On MH_OK *pairs holds *pair_count pairs sorted by (a, b), in
  * *bytes bytes of mh_large_alloc memory the caller frees with mh_large_free
  * (NULL when there are none).
  *
  * Memory: what it allocates, the band sort (16 bytes a row with a set: an
- * empty row is in no bucket) and the pairs, is charged against max_bytes
- * before it is allocated, so it never holds more.  On MH_OK *memory is the most it held at once, the pairs handed
+ * empty row is in no bucket) or the prefix filter's buckets and a nibble a
+ * value, and the pairs,
+ * is charged against max_bytes before it is allocated, so it never holds
+ * more; the prefix filter gives way to the band sort when it would pass
+ * max_bytes.  On MH_OK *memory is the most it held at once, the pairs handed
  * over included.  MH_ERR_TOO_LARGE when it would have held more than
  * max_bytes: *memory is what it would then have held (it needs at least
  * that), *pair_count the pairs found before.  On an error the outputs hold

@@ -5,8 +5,11 @@
 //   layout with no spare bands (mh_pigeonhole_layout), a pair at the
 //   threshold disagrees on at most D positions and there are D + 1 bands, so
 //   some band agrees in full: every pair is found, the result is that of
-//   comparing every pair.  With the recall layout (mh_recall_layout), a pair
-//   is found with the probability of its S-curve.
+//   comparing every pair.  Where those bands would hold one or two values,
+//   the rows sharing a prefix token (prefix_filter.hpp) are compared
+//   instead: the same pairs, far fewer candidates on text with
+//   boilerplate.  With the recall layout (mh_recall_layout), a pair is
+//   found with the probability of its S-curve.
 //
 //   For each band the rows are sorted by (band key, row) (band_sort.hpp);
 //   each run of one key is a bucket, and each pair of a bucket is looked at
@@ -36,6 +39,7 @@
 #include "large_allocator.hpp"
 #include "minhash_core.h"
 #include "poller.hpp"
+#include "prefix_filter.hpp"
 
 namespace
 {
@@ -52,19 +56,24 @@ public:
 	explicit PairBuffer(Budget &budget) : budget_(budget) {}
 	PairBuffer(const PairBuffer &) = delete;
 	PairBuffer &operator=(const PairBuffer &) = delete;
-	~PairBuffer()
+	~PairBuffer() { clear(); }
+
+	void push(uint32_t a, uint32_t b, uint32_t agreeing)
+	{
+		if (size_ == capacity_) grow();
+		data_[size_++] = MhPair{a, b, agreeing};
+	}
+	// Forget the pairs found, and give their room back.
+	void clear()
 	{
 		if (data_ != nullptr)
 		{
 			minhash::free_large(data_, capacity_ * sizeof(MhPair));
 			budget_.refund(capacity_ * sizeof(MhPair));
 		}
-	}
-
-	void push(uint32_t a, uint32_t b, uint32_t agreeing)
-	{
-		if (size_ == capacity_) grow();
-		data_[size_++] = MhPair{a, b, agreeing};
+		data_ = nullptr;
+		capacity_ = 0;
+		size_ = 0;
 	}
 	MhPair *begin() { return data_; }
 	MhPair *end() { return data_ + size_; }
@@ -216,6 +225,127 @@ void find_pairs(const Search &search, uint32_t count, uint32_t bands, Budget &bu
 	}
 }
 
+// Four bits of each value, 16 values a word: positions whose nibbles differ
+// hold different values, so a pair whose nibbles differ at more than D
+// positions is below the threshold.  Most candidates sharing a prefix token
+// are ruled out so, reading one word array of a row (64 bytes for 128
+// values) instead of its values.  Unused nibbles of the last word are 0 in
+// every row.
+class NibbleSketch
+{
+public:
+	NibbleSketch(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+	             uint32_t num_perm, Budget &budget, Poller &poller)
+	    : words_((num_perm + 15) / 16), sketch_(minhash::BudgetAllocator<uint64_t>(budget))
+	{
+		sketch_.resize(static_cast<size_t>(count) * words_);
+		for (uint32_t row = 0; row < count; row++)
+		{
+			poller.tick();
+			if (empty[row] != 0) continue;
+			uint64_t *words = sketch_.data() + static_cast<size_t>(row) * words_;
+			for (uint32_t p = 0; p < num_perm; p++)
+				words[p / 16] |= static_cast<uint64_t>(signatures[row][p] & 15) << (4 * (p % 16));
+		}
+	}
+
+	// At most the positions where rows a and b disagree.
+	uint32_t differing(uint32_t a, uint32_t b) const
+	{
+		const uint64_t *x = sketch_.data() + static_cast<size_t>(a) * words_;
+		const uint64_t *y = sketch_.data() + static_cast<size_t>(b) * words_;
+		uint32_t differing = 0;
+		for (uint32_t w = 0; w < words_; w++)
+		{
+			uint64_t d = x[w] ^ y[w];
+			d |= d >> 1;
+			d |= d >> 2;
+			d &= 0x1111111111111111ull;                 // a bit a differing nibble
+			d = (d + (d >> 4)) & 0x0f0f0f0f0f0f0f0full; // 0 to 2 a byte
+			differing += static_cast<uint32_t>((d * 0x0101010101010101ull) >> 56);
+		}
+		return differing;
+	}
+
+private:
+	uint32_t words_;
+	minhash::BudgetVector<uint64_t> sketch_;
+};
+
+// The pairs among the rows sharing a prefix token (prefix_filter.hpp), the
+// same as the pigeonhole bands' since both miss no pair at the threshold.
+// Each pair is compared once: at row a's first bucket holding b, b marked
+// there with a.
+void find_pairs_by_prefix(const Search &search, uint32_t count, uint32_t block, Budget &budget,
+                          Poller &poller, PairBuffer &found)
+{
+	minhash::PrefixBuckets buckets(search.signatures, search.empty, count, search.num_perm,
+	                               search.max_disagreements, block, budget, poller);
+	const NibbleSketch nibbles(search.signatures, search.empty, count, search.num_perm, budget,
+	                           poller);
+	minhash::BudgetVector<uint32_t> compared_with(count, kSkip,
+	                                              minhash::BudgetAllocator<uint32_t>(budget));
+	for (uint32_t a = 0; a < count; a++)
+	{
+		poller.tick();
+		const uint32_t *values = search.signatures[a];
+		for (const uint32_t *head = buckets.heads_begin(a); head < buckets.heads_end(a); head++)
+		{
+			const uint32_t *bucket = buckets.bucket(*head);
+			const uint32_t *end = bucket + 1 + bucket[0];
+			for (const uint32_t *b = std::upper_bound(bucket + 1, end, a); b < end; b++)
+			{
+				poller.tick();
+				if (compared_with[*b] == a) continue;
+				compared_with[*b] = a;
+				if (nibbles.differing(a, *b) > search.max_disagreements) continue;
+				const uint32_t disagreeing =
+				    disagreements_up_to(values, search.signatures[*b], search.num_perm,
+				                        search.max_disagreements);
+				if (disagreeing <= search.max_disagreements)
+					found.push(a, *b, search.num_perm - disagreeing);
+			}
+		}
+	}
+}
+
+// Whether bands of `rows` are the pigeonhole layout at the threshold, which
+// prefix filtering may replace: the same pairs, every pair at the threshold.
+bool is_pigeonhole(const Search &search, uint32_t bands)
+{
+	MhPigeonholeLayout layout;
+	return mh_pigeonhole_layout(search.threshold, search.num_perm, 0, &layout) == MH_OK &&
+	       layout.bands == bands && layout.rows == search.rows;
+}
+
+// The pairs at the threshold by prefix filtering when the layout is the
+// pigeonhole one and the filter is the faster; by the bands otherwise, or
+// when the filter's arrays would pass the grant (the band sort needs less:
+// a grant the bands' pairs fit in is never refused).
+void find_all_pairs(const Search &search, uint32_t count, uint32_t bands, Budget &budget,
+                    Poller &poller, PairBuffer &found)
+{
+	if (is_pigeonhole(search, bands) &&
+	    minhash::prefix_filter_applies(count, search.num_perm, search.max_disagreements))
+	{
+		const minhash::prefix_detail::Plan plan = minhash::prefix_filter_plan(
+		    count, search.num_perm, search.max_disagreements, budget.room());
+		if (minhash::prefix_filter_least_bytes(count, search.num_perm) <= budget.room())
+		{
+			try
+			{
+				find_pairs_by_prefix(search, count, plan.block, budget, poller, found);
+				return;
+			}
+			catch (const minhash::OverBudget &)
+			{
+				found.clear();
+			}
+		}
+	}
+	find_pairs(search, count, bands, budget, poller, found);
+}
+
 } // namespace
 
 extern "C" {
@@ -245,7 +375,7 @@ MhStatus mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, 
 		PairBuffer found(budget);
 		try
 		{
-			find_pairs(search, count, bands, budget, poller, found);
+			find_all_pairs(search, count, bands, budget, poller, found);
 		}
 		catch (const minhash::OverBudget &over)
 		{

@@ -3512,6 +3512,13 @@ int stop_now(void *)
 	return 1;
 }
 
+// Stops once *arg polls have passed.
+int stop_after(void *arg)
+{
+	int *polls = static_cast<int *>(arg);
+	return (*polls)-- > 0 ? 0 : 1;
+}
+
 void test_chunk_degenerate()
 {
 	g_section = "chunk matching, degenerate input";
@@ -4132,6 +4139,130 @@ void test_near_pairs()
 }
 
 // ---------------------------------------------------------------------------
+// Exact pairs and groups whose shared values are all boilerplate
+// ---------------------------------------------------------------------------
+
+// Rows where most positions hold a value many rows share (boilerplate: late
+// in the prefix filter's rarest-first order) and the rest values of their
+// own, and planted pairs that agree on exactly o positions, all of them
+// boilerplate, o the fewest that pass the threshold (and o - 1 beside them):
+// a pair at the threshold meets only in the last token of its prefixes, so
+// a prefix one token short, or an order that differs between rows, misses
+// it.  Pairs and groups against every pair compared.
+void test_prefix_boilerplate()
+{
+	g_section = "prefix filter";
+	std::mt19937_64 rng(20261128);
+	uint32_t fresh = 1;
+	for (uint32_t num_perm : {16u, 128u, 256u})
+	{
+		// Thresholds at exact boundaries (n - k) / n and between them.
+		std::vector<double> thresholds;
+		for (uint32_t k : {num_perm / 2, num_perm / 2 + 1, num_perm / 2 - 1, num_perm * 3 / 8})
+			thresholds.push_back(static_cast<double>(num_perm - k) / num_perm);
+		for (double t : {0.05, 0.3, 0.5 + 0.3 / num_perm, 0.62}) thresholds.push_back(t);
+		for (double threshold : thresholds)
+		{
+			const uint32_t o = num_perm - mh_max_disagreements(threshold, num_perm);
+			std::vector<uint32_t> boilerplate(num_perm);
+			for (uint32_t &v : boilerplate) v = static_cast<uint32_t>(rng());
+			std::vector<std::vector<uint32_t>> sigs;
+			for (int i = 0; i < 120; i++)
+			{
+				std::vector<uint32_t> row(num_perm);
+				for (uint32_t p = 0; p < num_perm; p++)
+					row[p] = rng() % 10 < 7 ? boilerplate[p] : fresh++;
+				sigs.push_back(row);
+			}
+			for (uint32_t agree : {o, o, o - 1, o + 1})
+			{
+				if (agree == 0 || agree > num_perm) continue;
+				std::vector<uint32_t> positions(num_perm);
+				for (uint32_t p = 0; p < num_perm; p++) positions[p] = p;
+				std::shuffle(positions.begin(), positions.end(), rng);
+				std::vector<uint32_t> a(num_perm), b(num_perm);
+				for (uint32_t k = 0; k < num_perm; k++)
+				{
+					const uint32_t p = positions[k];
+					a[p] = k < agree ? boilerplate[p] : fresh++;
+					b[p] = k < agree ? boilerplate[p] : fresh++;
+				}
+				sigs.push_back(a);
+				sigs.push_back(b);
+			}
+			sigs.emplace_back(num_perm, MH_EMPTY_VALUE);
+			std::shuffle(sigs.begin(), sigs.end(), rng);
+			const auto count = static_cast<uint32_t>(sigs.size());
+			std::vector<const uint32_t *> rows(count);
+			std::vector<uint8_t> empty(count);
+			for (uint32_t i = 0; i < count; i++)
+			{
+				rows[i] = sigs[i].data();
+				empty[i] = sigs[i][0] == MH_EMPTY_VALUE;
+			}
+			const std::string context =
+			    "n " + std::to_string(num_perm) + ", threshold " + std::to_string(threshold);
+			auto joins = [&](uint32_t a, uint32_t b) {
+				return !empty[a] && !empty[b] &&
+				       static_cast<double>(mh_agreeing_positions(rows[a], rows[b], num_perm)) /
+				               num_perm >=
+				           threshold;
+			};
+			std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> want;
+			for (uint32_t a = 0; a < count; a++)
+				for (uint32_t b = a + 1; b < count; b++)
+					if (joins(a, b))
+						want.emplace_back(a, b, mh_agreeing_positions(rows[a], rows[b], num_perm));
+			MhPigeonholeLayout layout;
+			CHECK_EQ(mh_pigeonhole_layout(threshold, num_perm, 0, &layout), MH_OK, context);
+			MhPair *pairs = nullptr;
+			uint64_t found = 0, memory = 0;
+			size_t bytes = 0;
+			CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold,
+			                       layout.bands, layout.rows, UINT64_MAX, nullptr, nullptr, &pairs,
+			                       &found, &bytes, &memory),
+			         MH_OK, context);
+			std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> got;
+			for (uint64_t k = 0; k < found; k++)
+				got.emplace_back(pairs[k].a, pairs[k].b, pairs[k].agreeing);
+			if (pairs != nullptr) mh_large_free(pairs, bytes);
+			CHECK(got == want, context + ": the pairs of every pair compared");
+			CHECK(want.size() >= 2, context + ": planted pairs at the threshold");
+
+			std::vector<uint32_t> want_pivot(count, UINT32_MAX);
+			for (uint32_t p = 0; p < count; p++)
+			{
+				if (want_pivot[p] != UINT32_MAX) continue;
+				want_pivot[p] = p;
+				for (uint32_t q = p + 1; q < count; q++)
+					if (want_pivot[q] == UINT32_MAX && joins(p, q)) want_pivot[q] = p;
+			}
+			std::vector<uint32_t> pivots(count);
+			std::vector<double> r(count);
+			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold,
+			                         UINT64_MAX, nullptr, nullptr, pivots.data(), r.data(), &memory),
+			         MH_OK, context);
+			CHECK(pivots == want_pivot, context + ": the groups of the walk over every pair");
+			check_group_grant(rows, empty, num_perm, threshold, memory, want_pivot, context);
+			// The poll stops both while the buckets are made: the first poll
+			// (on entry) passes, the next stops.
+			if (num_perm < 128) continue;
+			int polls = 1;
+			CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold,
+			                         UINT64_MAX, stop_after, &polls, pivots.data(), r.data(),
+			                         &memory),
+			         MH_ERR_INTERRUPTED, context + ": the poll stops the grouping");
+			polls = 1;
+			CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold,
+			                       layout.bands, layout.rows, UINT64_MAX, stop_after, &polls,
+			                       &pairs, &found, &bytes, &memory),
+			         MH_ERR_INTERRUPTED, context + ": the poll stops the pairs");
+			CHECK(pairs == nullptr && found == 0, context + ": nothing handed over on a stop");
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
 // Empty sets in the grouping and the pairs: many documents without words
 // ---------------------------------------------------------------------------
 
@@ -4749,6 +4880,7 @@ int main()
 	run(test_union, "union");
 	run(test_grouping, "grouping vs the greedy walk over every pair");
 	run(test_near_pairs, "pairs vs every pair compared");
+	run(test_prefix_boilerplate, "exact pairs and groups sharing only boilerplate");
 	run(test_band_probe, "band probe vs every row compared");
 	run(test_empty_rows, "empty rows in the grouping and the pairs");
 	run(test_le_image, "little-endian image");
