@@ -96,14 +96,11 @@ typedef struct NearDupeCall
 	bool		key_byval;
 
 	/*
-	 * When the read passed the setting (and the call takes the statement):
-	 * the rows read in all, those with a signature, what they would take
-	 * held, and a detail that says so.
+	 * The read stopped at the setting (can_spill): the call says it spills
+	 * once it has read all the rows into its file, and so knows what they
+	 * need.
 	 */
-	uint64		read_rows;
-	uint64		read_signed;
-	uint64		read_bytes;
-	const char *read_detail;
+	bool		read_stopped;
 
 	/* memory */
 	MemoryContext context;		/* everything palloc'd for the call */
@@ -142,9 +139,9 @@ extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg);
 
 /*
  * Reads every row the source's scan returns, counting what it holds; true
- * when it holds them all.  A call that would pass minhash.group_memory stops
- * (53400) or, with can_spill, reads on only to add up what the rest
- * would take (call->read_rows ...) and returns false.
+ * when it holds them all.  A call that would pass minhash.group_memory
+ * returns false there with can_spill (call->read_stopped), else reads on
+ * only to add up what the rest would take and stops (53400).
  * A null key stops the call (23502), as do signatures of different
  * parameters (22000).
  */

@@ -240,10 +240,15 @@ group_rows(NearDupeCall *call, double recall, Tuplestorestate *store, TupleDesc 
 				recall_rows = 0;
 
 	if (!minhash_near_dupe_read(call))
-	{
-		announce_spill(call, call->read_bytes, call->read_rows, call->read_signed, recall,
-					   call->read_detail);
 		return false;
+	/* what the rows take and need, now that the spilled call holds them all */
+	if (call->read_stopped)
+	{
+		uint64		held = minhash_near_dupe_held(call);
+
+		announce_spill(call, held, call->count, call->signed_count, recall,
+					   psprintf("Its %u rows take %llu kB as they are read (keys and signatures), before they are grouped.",
+								call->count, (unsigned long long) (held / 1024)));
 	}
 	if (call->can_spill && !arrays_fit(call, recall))
 		return false;

@@ -210,11 +210,15 @@ pair_rows(NearDupeCall *call, bool exact, double recall, Tuplestorestate *store,
 	PairBlock  *block;
 
 	if (!minhash_near_dupe_read(call))
-	{
-		minhash_near_dupe_announce_spill(call, call->read_bytes, false,
-										 psprintf("%s Ordering them, the band sort and the pairs take more.",
-												  call->read_detail));
 		return false;
+	/* what the rows take, now that the spilled call holds them all */
+	if (call->read_stopped)
+	{
+		uint64		held = minhash_near_dupe_held(call);
+
+		minhash_near_dupe_announce_spill(call, held, false,
+										 psprintf("Its %u rows take %llu kB as they are read (keys and signatures), before they are paired. Ordering them, the band sort and the pairs take more.",
+												  call->count, (unsigned long long) (held / 1024)));
 	}
 	if (call->can_spill && !arrays_fit(call))
 		return false;

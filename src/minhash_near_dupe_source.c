@@ -209,15 +209,18 @@ minhash_near_dupe_announce_spill(const NearDupeCall *call, uint64 needed, bool s
 {
 	const char *what = call->kind == NEAR_DUPE_PAIRS ? "finding near-duplicate pairs" :
 		"near-duplicate grouping";
+	/* the setting (a spilled call's limit is its file's) */
+	uint64		setting = (uint64) group_memory_kb() * 1024;
+
 	/* a lower bound within the setting says only that it needs more */
-	bool		known = suffices || needed > call->limit;
+	bool		known = suffices || needed > setting;
 
 	ereport(NOTICE,
 			(known ?
 			 errmsg("%s needs %s%s, more than minhash.group_memory (%s): it keeps its rows and arrays in a temporary file",
-					what, suffices ? "" : "at least ", size_text(needed), size_text(call->limit)) :
+					what, suffices ? "" : "at least ", size_text(needed), size_text(setting)) :
 			 errmsg("%s needs more than minhash.group_memory (%s): it keeps its rows and arrays in a temporary file",
-					what, size_text(call->limit)),
+					what, size_text(setting)),
 			 errdetail("%s%s", detail,
 					   minhash_group_memory < 0 ?
 					   " minhash.group_memory is -1: the limit is maintenance_work_mem." : ""),
@@ -874,8 +877,14 @@ minhash_near_dupe_read(NearDupeCall *call)
 		SPI_cursor_fetch(portal, true, fetch);
 		if (SPI_processed == 0)
 			break;
-		for (uint64 i = 0; i < SPI_processed; i++)
+		for (uint64 i = 0; i < SPI_processed && (tally.holding || !call->can_spill); i++)
 			read_row(call, SPI_tuptable->vals[i], SPI_tuptable->tupdesc, &tally);
+		/* A call that can spill reads its rows again, into its file. */
+		if (!tally.holding && call->can_spill)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			break;
+		}
 		/* the next batch about FETCH_BYTES */
 		batch_bytes = MemoryContextMemAllocated(SPI_tuptable->tuptabcxt, true);
 		fetch = (long) Max(1, Min(FETCH_ROWS_MAX, (uint64) FETCH_BYTES * SPI_processed / Max(batch_bytes, 1)));
@@ -886,17 +895,16 @@ minhash_near_dupe_read(NearDupeCall *call)
 	SPI_finish();
 	if (tally.holding)
 		return true;
+	if (call->can_spill)
+	{
+		call->read_stopped = true;
+		return false;
+	}
 	detail = psprintf("Its %llu rows take %llu kB as they are read (keys and signatures), before they are %s.",
 					  (unsigned long long) tally.rows,
 					  (unsigned long long) ((tally.held + tally.bytes_not_held) / 1024),
 					  call->kind != NEAR_DUPE_PAIRS ? "grouped" : "paired");
-	if (!call->can_spill)
-		minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false, detail);
-	call->read_rows = tally.rows;
-	call->read_signed = tally.signed_rows;
-	call->read_bytes = tally.held + tally.bytes_not_held;
-	call->read_detail = detail;
-	return false;
+	minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false, detail);
 }
 
 /* --- ordering --------------------------------------------------------- */
@@ -1083,7 +1091,6 @@ minhash_near_dupe_spill(NearDupeCall *call)
 	call->spilled = true;
 	call->can_spill = false;
 	call->limit = limit;
-	call->read_rows = call->read_signed = call->read_bytes = 0;
 	/* the read finishes the connection begin_at made */
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
