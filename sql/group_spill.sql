@@ -179,6 +179,10 @@ SELECT pg_temp.cancelled(c) FROM (VALUES ('near_dupe_groups(''gsp'', ''id'', ''s
                                           ('near_dupe_pairs(''gsp_copies'', ''id'', ''sig'', 0.9)')) v(c);
 SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
 SELECT count(*) FROM near_dupe_pairs('gsp_copies', 'id', 'sig', 0.9);
+-- and in its file again (the limit stops it), not some other way
+SET temp_file_limit = '64kB';
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
+RESET temp_file_limit;
 SELECT count(*) AS temporary_files_left
   FROM pg_ls_dir(current_setting('data_directory') || '/base/pgsql_tmp', true, false) f
  WHERE f LIKE 'pgsql_tmp' || pg_backend_pid() || '.%';

@@ -60,7 +60,6 @@ typedef struct NearDupeCall
 	bool		can_spill;
 	bool		spilled;
 	int			spill_file;		/* fd.c's File */
-	uint32		spill_token;	/* mh_spill_begin's */
 	const char *schema;			/* the extension's */
 	const char *statement_schema;	/* near_dupe_statement's, quoted */
 

@@ -44,6 +44,8 @@
  */
 #include "postgres.h"
 
+#include <unistd.h>
+
 #include "access/detoast.h"
 #include "access/htup_details.h"
 #include "catalog/pg_inherits.h"
@@ -1049,6 +1051,20 @@ minhash_near_dupe_forget_rows(NearDupeCall *call)
 static bool spill_in_use = false;
 
 /*
+ * A spilled call's file-backed mode: the engine's token and its own
+ * descriptor of the file.  Its own, not fd.c's: fd.c may close a file's
+ * descriptor to open another (its pool of descriptors) and reuse the
+ * number, while the engine would go on allocating through it.  The
+ * duplicate is counted as fd.c's external descriptors are.
+ */
+typedef struct SpillMode
+{
+	uint32		token;
+	int			fd;
+	MemoryContextCallback release;
+} SpillMode;
+
+/*
  * Ends a spilled call's file-backed mode, when its context goes: after
  * every block of the context is released (callbacks run newest first), at
  * the end or on error.  The file itself is closed and deleted by fd.c, at
@@ -1058,7 +1074,11 @@ static bool spill_in_use = false;
 static void
 end_spill(void *arg)
 {
-	mh_spill_end((uint32) (uintptr_t) arg);
+	SpillMode  *mode = (SpillMode *) arg;
+
+	mh_spill_end(mode->token);
+	close(mode->fd);
+	ReleaseExternalFD();
 	spill_in_use = false;
 }
 
@@ -1066,8 +1086,9 @@ bool
 minhash_near_dupe_spill(NearDupeCall *call)
 {
 	uint64		limit = temp_file_limit < 0 ? SPILL_UNLIMITED : (uint64) temp_file_limit * 1024;
-	MemoryContextCallback *release;
+	SpillMode  *mode;
 	File		file;
+	int			fd;
 
 	minhash_near_dupe_forget_rows(call);
 	if (spill_in_use && !call->statement_available)
@@ -1078,15 +1099,29 @@ minhash_near_dupe_spill(NearDupeCall *call)
 				 errhint("Set minhash.group_memory higher for this call.")));
 	if (spill_in_use)
 		return false;
-	/* temp_tablespaces, as a sort's files */
+	mode = MemoryContextAllocZero(call->context, sizeof(SpillMode));
+	/* temp_tablespaces, as a sort's files; open, just made */
 	PrepareTempTablespaces();
 	file = OpenTemporaryFile(false);
-	release = MemoryContextAllocZero(call->context, sizeof(MemoryContextCallback));
-	call->spill_token = mh_spill_begin(FileGetRawDesc(file), limit);
+	if (!AcquireExternalFD())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not open a temporary file for %s: too many files open", activity(call)),
+				 errhint("Raise max_files_per_process, or minhash.group_memory to keep the call in memory.")));
+	fd = dup(FileGetRawDesc(file));
+	if (fd < 0)
+	{
+		ReleaseExternalFD();
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not duplicate descriptor of temporary file \"%s\": %m", FilePathName(file))));
+	}
+	mode->fd = fd;
+	mode->token = mh_spill_begin(fd, limit);
 	spill_in_use = true;
-	release->func = end_spill;
-	release->arg = (void *) (uintptr_t) call->spill_token;
-	MemoryContextRegisterResetCallback(call->context, release);
+	mode->release.func = end_spill;
+	mode->release.arg = mode;
+	MemoryContextRegisterResetCallback(call->context, &mode->release);
 	call->spill_file = file;
 	call->spilled = true;
 	call->can_spill = false;
