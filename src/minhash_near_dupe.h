@@ -44,10 +44,10 @@ typedef struct NearDupeCall
 	bool		approximate;	/* recall given */
 
 	/*
-	 * Beyond minhash.group_memory the call may run as one SQL statement
-	 * instead (near_dupe_statement, which the extension's SQL has from 1.2
-	 * on; never for near_dupe_groups_append); then the call says so (a
-	 * NOTICE with what it would need) rather than refusing.
+	 * The call may run as one SQL statement (near_dupe_statement, which the
+	 * extension's SQL has from 1.2 on; never for near_dupe_groups_append):
+	 * what a call beyond minhash.group_memory runs when another call's
+	 * temporary file is in use (minhash_near_dupe_spill).
 	 */
 	bool		statement_available;
 
@@ -153,8 +153,9 @@ extern bool minhash_near_dupe_read(NearDupeCall *call);
 extern bool minhash_near_dupe_fits(const NearDupeCall *call, uint64 bytes, int allocations);
 
 /*
- * Lets go of every row the call holds, keeping its source, so that the
- * statement path can run (minhash_near_dupe_statement.c).
+ * Lets go of every row the call holds, keeping its source, so that it can
+ * read them again into its file (minhash_near_dupe_spill) or run the
+ * statement (minhash_near_dupe_statement.c).
  */
 extern void minhash_near_dupe_forget_rows(NearDupeCall *call);
 
@@ -162,7 +163,8 @@ extern void minhash_near_dupe_forget_rows(NearDupeCall *call);
  * Lets go of every row the call holds and goes on with its arrays in a
  * temporary file, the call's limit then temp_file_limit (the rows are to
  * be read again); false, holding nothing, when another call's file is in
- * use (a call made while this one reads), and the statement path is left.
+ * use (a call made while that one reads, by a function its scan runs): the
+ * statement is left, or without it the call stops (53400).
  */
 extern bool minhash_near_dupe_spill(NearDupeCall *call);
 

@@ -34,13 +34,14 @@
  * the setting + work_mem + 2 MB (DESIGN.md, "What a call holds";
  * test/stress/group_memory.sh measures it).
  *
- * A read that would pass the setting stops there when the call can run as
- * one SQL statement instead (near_dupe_statement, the extension's SQL from
- * 1.2 on: minhash_near_dupe_statement.c).  Otherwise (an extension whose SQL
- * is older, or near_dupe_groups_append) it goes on without holding
- * anything, adding up what the rest of the rows would take, so that the
- * refusal says how much memory the rows need; it costs one scan of the
- * table.
+ * A read that would pass the setting stops there when the call can spill
+ * (near_dupe_groups, near_dupe_pairs): it lets go of what it holds and
+ * reads the rows again with every large array of the call in a temporary
+ * file (minhash_near_dupe_spill; src/core/spill_file.cpp maps it), whose
+ * size temp_file_limit caps instead of the setting.  Otherwise
+ * (near_dupe_groups_append) it goes on without holding anything, adding up
+ * what the rest of the rows would take, so that the refusal says how much
+ * memory the rows need; it costs one scan of the table.
  */
 #include "postgres.h"
 
