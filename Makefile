@@ -29,6 +29,7 @@ CORE_OBJS = \
 	src/core/grouping.o \
 	src/core/pairs.o \
 	src/core/band_probe.o \
+	src/core/spill_file.o \
 	src/core/fault_injection.o
 
 # The glue: one C file per SQL concern.

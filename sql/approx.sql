@@ -121,7 +121,7 @@ SELECT pg_typeof(key) FROM near_dupe_groups('ax_docs', 'id', 'sig', 0.5, NULL::i
 -- Memory: what the walk holds depends on the layout used.  At 0.5 the
 -- exact walk keeps 65 bands, the approximate one 26: at a limit between the
 -- two (here about 235 kB and 172 kB) the exact grouping's buckets do not
--- fit and it runs as one SQL statement; below both, so does the
+-- fit and it spills to a temporary file; below both, so does the
 -- approximate one, with its layout.  Either way the rows are the ones
 -- returned in memory (sql/group_spill.sql compares them).
 CREATE FUNCTION pg_temp.error_masked(statement text) RETURNS TABLE (error text, detail text, hint text)

@@ -1,11 +1,10 @@
 -- near_dupe_groups and near_dupe_pairs beyond minhash.group_memory: the call
--- runs as one SQL statement (near_dupe_statement, the text of
--- near_dupe_query, with the keys in their own type and the approximate
--- layout for recall =>) instead of refusing, and returns exactly the rows,
--- in the same order, that it returns in memory, as a sort returns the same
--- rows whether it spilled or not.  Every table here holds more than 64kB of
--- signatures (at least 170 rows of 128 values, 512 bytes each), so at 64kB
--- every call below takes the statement.
+-- reads its rows again and runs the same engine with its arrays in a
+-- temporary file instead of refusing, and returns exactly the rows, in the
+-- same order, that it returns in memory.  Every table here holds more than
+-- 64kB of signatures (at least 170 rows of 128 values, 512 bytes each), so
+-- at 64kB every call below spills (the end of this file shows that it uses
+-- the file).
 
 -- The NOTICE of a call about to spill is not shown: its sizes differ by
 -- PostgreSQL version (test/bench/group_spill_spam.sh checks it).
@@ -57,7 +56,7 @@ DECLARE
 BEGIN
 	EXECUTE format('SELECT array_agg(c::text ORDER BY c.ordinality) FROM %s WITH ORDINALITY c', call) INTO in_memory;
 	PERFORM pg_catalog.set_config('minhash.group_memory', '64kB', true);
-	-- its NOTICE that it runs as the statement: shown for single calls below
+	-- its NOTICE that it spills: checked by test/bench/group_spill_spam.sh
 	PERFORM pg_catalog.set_config('client_min_messages', 'warning', true);
 	BEGIN
 		EXECUTE format('SELECT array_agg(c::text ORDER BY c.ordinality) FROM %s WITH ORDINALITY c', call) INTO spilled;
@@ -105,20 +104,20 @@ SELECT f.call, s.*
                ('near_dupe_pairs(''gsp_copies'', ''id'', ''sig'', 0.9)')) f(call),
        pg_temp.same_rows(f.call) s;
 
--- Each call below says, in a NOTICE, that it runs as the statement and what
--- it would need in memory.  The typed keys come back in their own type, not
--- as text.
+-- Spilled, the typed keys come back in their own type, not as text.
 SET minhash.group_memory = '64kB';
 SELECT pg_typeof(key) AS key, pg_typeof(pivot) AS pivot
   FROM near_dupe_groups('gsp_big', 'k', 'sig', 0.8, NULL::bigint) LIMIT 1;
 SELECT pg_typeof(key_a) AS key_a, pg_typeof(key_b) AS key_b
   FROM near_dupe_pairs('gsp_big', 'k', 'sig', 0.8, NULL::bigint) LIMIT 1;
 
--- The statement's planner settings last only as long as it runs.
+-- The call's settings (jit off) last only as long as it runs.
 SET enable_hashagg = on;
+SET jit = on;
 SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.8);
 SHOW enable_hashagg;
-SHOW enable_mergejoin;
+SHOW jit;
+RESET jit;
 
 -- The keys are checked as in memory: a null key (23502) and a repeated one
 -- (23505) stop the call with the same errors, as do signatures built with
@@ -141,5 +140,53 @@ SHOW enable_hashagg;
 \set SHOW_CONTEXT errors
 RESET minhash.group_memory;
 RESET enable_hashagg;
+
+-- The spilled call keeps its rows and arrays in a temporary file, which
+-- temp_file_limit caps (53400, as PostgreSQL's own files), where the same
+-- call in memory writes none: at a limit below the rows (gsp: 176 rows,
+-- 90 kB of signatures) the read stops; at one above the rows but below the
+-- 45,242 pairs of gsp_copies at 0.9 (300 kB of rows, 530 kB of pairs), the
+-- engine does.  A call that stopped leaves nothing behind: the next one
+-- runs, as does one after a cancel (a statement_timeout of 1ms, wherever it
+-- lands: in the read, the engine or the result, or nowhere when the call
+-- is quicker), and no temporary file of this session is left.
+\set VERBOSITY terse
+SET minhash.group_memory = '64kB';
+SET temp_file_limit = '64kB';
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
+SELECT count(*) FROM near_dupe_pairs('gsp', 'id', 'sig', 0.5, NULL::int, recall => 0.9);
+SET temp_file_limit = '450kB';
+SELECT count(*) FROM near_dupe_pairs('gsp_copies', 'id', 'sig', 0.9);
+RESET minhash.group_memory;
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
+SELECT count(*) FROM near_dupe_pairs('gsp_copies', 'id', 'sig', 0.9);
+SET minhash.group_memory = '64kB';
+RESET temp_file_limit;
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
+SELECT count(*) FROM near_dupe_pairs('gsp_copies', 'id', 'sig', 0.9);
+CREATE FUNCTION pg_temp.cancelled(call text) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM pg_catalog.set_config('statement_timeout', '1ms', true);
+	BEGIN
+		EXECUTE format('SELECT count(*) FROM %s c', call);
+	EXCEPTION WHEN query_canceled THEN
+		NULL;
+	END;
+	RETURN 'done';
+END $$;
+SELECT pg_temp.cancelled(c) FROM (VALUES ('near_dupe_groups(''gsp'', ''id'', ''sig'', 0.5)'),
+                                          ('near_dupe_pairs(''gsp_copies'', ''id'', ''sig'', 0.9)')) v(c);
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
+SELECT count(*) FROM near_dupe_pairs('gsp_copies', 'id', 'sig', 0.9);
+-- and in its file again (the limit stops it), not some other way
+SET temp_file_limit = '64kB';
+SELECT count(*) FROM near_dupe_groups('gsp', 'id', 'sig', 0.5);
+RESET temp_file_limit;
+SELECT count(*) AS temporary_files_left
+  FROM pg_ls_dir(current_setting('data_directory') || '/base/pgsql_tmp', true, false) f
+ WHERE f LIKE 'pgsql_tmp' || pg_backend_pid() || '.%';
+\set VERBOSITY default
+RESET minhash.group_memory;
 
 DROP TABLE gsp, gsp_text, gsp_big, gsp_copies, gsp_null_key, gsp_twice, gsp_mixed;

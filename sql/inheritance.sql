@@ -2,7 +2,7 @@
 -- rows too, the functions read the table's own (ONLY), so they refuse it,
 -- as they refuse a partitioned table, with a hint to group a table made
 -- from it.  near_dupe_groups, near_dupe_pairs (in memory and beyond
--- minhash.group_memory, the statement path) and near_dupe_groups_append.
+-- minhash.group_memory, spilled) and near_dupe_groups_append.
 \set VERBOSITY default
 CREATE TABLE inh_parent (id int PRIMARY KEY, sig minhash);
 CREATE TABLE inh_child () INHERITS (inh_parent);

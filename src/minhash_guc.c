@@ -52,7 +52,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	DefineCustomIntVariable("minhash.group_memory",
 							"Sets the most memory near_dupe_groups() and near_dupe_pairs() hold in memory.",
-							"They hold every key and signature of the table in memory; beyond it they run as one SQL statement whose sorts spill to disk. -1 uses maintenance_work_mem.",
+							"They hold every key and signature of the table in memory; beyond it they keep them and their arrays in a temporary file. -1 uses maintenance_work_mem.",
 							&minhash_group_memory,
 							-1, -1, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB,

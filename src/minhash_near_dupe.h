@@ -44,12 +44,22 @@ typedef struct NearDupeCall
 	bool		approximate;	/* recall given */
 
 	/*
-	 * Beyond minhash.group_memory the call may run as one SQL statement
-	 * instead (near_dupe_statement, which the extension's SQL has from 1.2
-	 * on; never for near_dupe_groups_append); then the call says so (a
-	 * NOTICE with what it would need) rather than refusing.
+	 * The call may run as one SQL statement (near_dupe_statement, which the
+	 * extension's SQL has from 1.2 on; never for near_dupe_groups_append):
+	 * what a call beyond minhash.group_memory runs when another call's
+	 * temporary file is in use (minhash_near_dupe_spill).
 	 */
 	bool		statement_available;
+
+	/*
+	 * Beyond the setting near_dupe_groups and near_dupe_pairs run the same
+	 * engine with their arrays in a temporary file (spilled, from
+	 * minhash_near_dupe_spill on): can_spill until then.  Their limit is
+	 * then temp_file_limit, not the setting.
+	 */
+	bool		can_spill;
+	bool		spilled;
+	int			spill_file;		/* fd.c's File */
 	const char *schema;			/* the extension's */
 	const char *statement_schema;	/* near_dupe_statement's, quoted */
 
@@ -85,14 +95,11 @@ typedef struct NearDupeCall
 	bool		key_byval;
 
 	/*
-	 * When the read passed the setting (and the call takes the statement):
-	 * the rows read in all, those with a signature, what they would take
-	 * held, and a detail that says so.
+	 * The read stopped at the setting (can_spill): the call says it spills
+	 * once it has read all the rows into its file, and so knows what they
+	 * need.
 	 */
-	uint64		read_rows;
-	uint64		read_signed;
-	uint64		read_bytes;
-	const char *read_detail;
+	bool		read_stopped;
 
 	/* memory */
 	MemoryContext context;		/* everything palloc'd for the call */
@@ -131,9 +138,9 @@ extern void minhash_near_dupe_check_threshold(FunctionCallInfo fcinfo, int arg);
 
 /*
  * Reads every row the source's scan returns, counting what it holds; true
- * when it holds them all.  A call that would pass minhash.group_memory stops
- * (53400) or, with statement_available, reads on only to add up what the rest
- * would take (call->read_rows ...) and returns false.
+ * when it holds them all.  A call that would pass minhash.group_memory
+ * returns false there with can_spill (call->read_stopped), else reads on
+ * only to add up what the rest would take and stops (53400).
  * A null key stops the call (23502), as do signatures of different
  * parameters (22000).
  */
@@ -146,10 +153,27 @@ extern bool minhash_near_dupe_read(NearDupeCall *call);
 extern bool minhash_near_dupe_fits(const NearDupeCall *call, uint64 bytes, int allocations);
 
 /*
- * Lets go of every row the call holds, keeping its source, so that the
- * statement path can run (minhash_near_dupe_statement.c).
+ * Lets go of every row the call holds, keeping its source, so that it can
+ * read them again into its file (minhash_near_dupe_spill) or run the
+ * statement (minhash_near_dupe_statement.c).
  */
 extern void minhash_near_dupe_forget_rows(NearDupeCall *call);
+
+/*
+ * Lets go of every row the call holds and goes on with its arrays in a
+ * temporary file, the call's limit then temp_file_limit (the rows are to
+ * be read again); false, holding nothing, when another call's file is in
+ * use (a call made while that one reads, by a function its scan runs): the
+ * statement is left, or without it the call stops (53400).
+ */
+extern bool minhash_near_dupe_spill(NearDupeCall *call);
+
+/*
+ * Stops a spilled call whose file could not grow: past temp_file_limit
+ * (53400) or the disk full (53100); returns if neither is why an allocation
+ * failed.
+ */
+extern void minhash_near_dupe_check_spill_failure(const NearDupeCall *call);
 
 /* Stops the call (23505): `key` appears more than once. */
 pg_noreturn extern void minhash_near_dupe_report_duplicate_key(const NearDupeCall *call, Datum key);
@@ -189,8 +213,13 @@ extern uint32 *minhash_near_dupe_key_order(NearDupeCall *call);
 extern void minhash_near_dupe_sort(NearDupeCall *call, uint32 *order, uint32 count,
 								   NearDupeRowOrder compare);
 
-/* palloc, in the call's context, of bytes the call may still hold, else 53400. */
+/*
+ * palloc, in the call's context, of bytes the call may still hold, else
+ * 53400; in a spilled call large arrays are in its file.  Freed with
+ * minhash_near_dupe_free and the same size.
+ */
 extern void *minhash_near_dupe_alloc(NearDupeCall *call, Size bytes);
+extern void minhash_near_dupe_free(NearDupeCall *call, void *memory, Size bytes);
 
 /* What the call may still hold: the engine's grant. */
 extern uint64 minhash_near_dupe_room(const NearDupeCall *call);
@@ -207,7 +236,7 @@ pg_noreturn extern void minhash_near_dupe_refuse(const NearDupeCall *call, uint6
 												 bool suffices, const char *detail);
 
 /*
- * Says (NOTICE) that the call runs as one SQL statement, beyond
+ * Says (NOTICE) that the call keeps its arrays in a temporary file, beyond
  * minhash.group_memory: it needs `needed` bytes (`suffices`: with that many
  * it would run in memory, else at least that many); detail: what took them.
  */
@@ -229,8 +258,8 @@ extern Datum minhash_near_dupe_result_key(const NearDupeCall *call, uint32 row);
  * The engine's greedy walk over rows ranked[0 .. count), all signed, in rank
  * order: exact (bands 0) or with the given approximate layout
  * (minhash_near_dupe_groups.c).  False when its buckets would pass
- * minhash.group_memory and the call has the statement to run instead (else
- * that stops the call, 53400).
+ * minhash.group_memory and the call can spill (else that stops the call,
+ * 53400).
  */
 extern bool minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count,
 								   uint32 bands, uint32 band_rows, uint32 *pivots,

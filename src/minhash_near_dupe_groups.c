@@ -15,12 +15,11 @@
  * Memory: the keys and signatures, the orders, the engine's input and
  * output and its band buckets, all counted against minhash.group_memory as
  * they are allocated (minhash_near_dupe_source.c).  A table that would pass
- * it is grouped by the same grouping as one SQL statement instead, whose
- * sorts spill to disk (minhash_near_dupe_statement.c; sql/group.sql checks
- * both give the same rows): as soon as the read reaches the setting, or
- * when the arrays below or the engine's buckets would pass it.  Without the
- * statement (the extension's SQL older than 1.2) the call stops (53400)
- * before it would hold more.
+ * it (as soon as the read reaches the setting, or when the arrays below or
+ * the engine's buckets would pass it) is read again and grouped by the same
+ * engine with its large arrays in a temporary file (minhash_near_dupe_spill,
+ * src/core/spill_file.cpp): the same rows in the same order, by
+ * construction, the limit then temp_file_limit.
  */
 #include "postgres.h"
 
@@ -81,13 +80,15 @@ minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, u
 									  (unsigned long long) (held / 1024),
 									  (unsigned long long) (memory / 1024));
 
-		if (!call->statement_available)
+		if (!call->can_spill)
 			minhash_near_dupe_refuse(call, held + memory, true, detail);
 		minhash_near_dupe_announce_spill(call, held + memory, true, detail);
-		pfree(signatures);
-		pfree(empty);
+		minhash_near_dupe_free(call, signatures, sizeof(uint32 *) * (Size) count);
+		minhash_near_dupe_free(call, empty, sizeof(uint8) * (Size) count);
 		return false;
 	}
+	if (status == MH_ERR_OUT_OF_MEMORY)
+		minhash_near_dupe_check_spill_failure(call);
 	if (status == MH_ERR_OUT_OF_MEMORY)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -98,8 +99,8 @@ minhash_near_dupe_walk(NearDupeCall *call, const uint32 *ranked, uint32 count, u
 				 errhint("near_dupe_query(..., groups => true) gives the same groups as one SQL statement, which works within work_mem.") : 0));
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "group signatures");
-	pfree(signatures);
-	pfree(empty);
+	minhash_near_dupe_free(call, signatures, sizeof(uint32 *) * (Size) count);
+	minhash_near_dupe_free(call, empty, sizeof(uint8) * (Size) count);
 	return true;
 }
 
@@ -154,8 +155,8 @@ emit_groups(NearDupeCall *call, const uint32 *ranked, const uint32 *pivots,
 		if ((i & 0xFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	pfree(first);
-	pfree(members);
+	minhash_near_dupe_free(call, first, sizeof(uint32) * ((Size) signed_count + 1));
+	minhash_near_dupe_free(call, members, sizeof(uint32) * (Size) signed_count);
 }
 
 /*
@@ -164,8 +165,7 @@ emit_groups(NearDupeCall *call, const uint32 *ranked, const uint32 *pivots,
  * sort's, the rows without a signature, the rank sort's, pivots and
  * resemblances, the engine's input, emit_groups' counting sort; nine
  * allocations.  Checked before the first of them, so that a table whose
- * rows fit but whose arrays would not goes to the statement instead of
- * stopping halfway.
+ * rows fit but whose arrays would not spills instead of stopping halfway.
  */
 static uint64
 arrays_bytes(const NearDupeCall *call)
@@ -179,7 +179,7 @@ arrays_bytes(const NearDupeCall *call)
 }
 
 /*
- * Says the call runs as one SQL statement: it needs `held` (what its rows
+ * Says the call spills to a temporary file: it needs `held` (what its rows
  * take, `rows` of them, `signed_rows` with a signature), the arrays for
  * them with what minhash_near_dupe_fits keeps in reserve, and the engine's
  * bound on its band buckets (at most count * (10 * bands + 20) bytes), with
@@ -212,7 +212,7 @@ announce_spill(const NearDupeCall *call, uint64 held, uint64 rows, uint64 signed
 											  detail, (unsigned long long) ((more + 1023) / 1024)));
 }
 
-/* Whether the arrays fit; if not, says the call runs as one SQL statement. */
+/* Whether the arrays fit; if not, says the call spills. */
 static bool
 arrays_fit(const NearDupeCall *call, double recall)
 {
@@ -225,6 +225,50 @@ arrays_fit(const NearDupeCall *call, double recall)
 	return false;
 }
 
+/*
+ * Reads and groups the call's rows into the result; false, having put no
+ * row there, when they pass minhash.group_memory and the call can spill
+ * (recall < 0: exact).
+ */
+static bool
+group_rows(NearDupeCall *call, double recall, Tuplestorestate *store, TupleDesc desc)
+{
+	uint32	   *ranked;
+	uint32	   *pivots;
+	double	   *resemblance;
+	uint32		recall_bands = 0,	/* 0: exact */
+				recall_rows = 0;
+
+	if (!minhash_near_dupe_read(call))
+		return false;
+	/* what the rows take and need, now that the spilled call holds them all */
+	if (call->read_stopped)
+	{
+		uint64		held = minhash_near_dupe_held(call);
+
+		announce_spill(call, held, call->count, call->signed_count, recall,
+					   psprintf("Its %u rows take %llu kB as they are read (keys and signatures), before they are grouped.",
+								call->count, (unsigned long long) (held / 1024)));
+	}
+	if (call->can_spill && !arrays_fit(call, recall))
+		return false;
+	if (recall >= 0 && call->signed_count > 0)
+		minhash_recall_layout(call->threshold, recall, call->params.num_perm,
+							  &recall_bands, &recall_rows);
+
+	ranked = minhash_near_dupe_key_order(call);
+	minhash_near_dupe_sort(call, ranked, call->count, minhash_near_dupe_compare_rank);
+	pivots = minhash_near_dupe_alloc(call, sizeof(uint32) * (Size) call->signed_count);
+	resemblance = minhash_near_dupe_alloc(call, sizeof(double) * (Size) call->signed_count);
+	/* false: the engine's buckets would pass the setting */
+	if (call->signed_count > 0 &&
+		!minhash_near_dupe_walk(call, ranked, call->signed_count, recall_bands, recall_rows, pivots,
+								resemblance))
+		return false;
+	emit_groups(call, ranked, pivots, resemblance, store, desc);
+	return true;
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
 /*
  * near_dupe_groups(source regclass, key_column name, sig_column name,
@@ -235,18 +279,15 @@ PG_FUNCTION_INFO_V1(minhash_near_dupe_groups);
  * threshold, key_type anyelement, recall float8 DEFAULT NULL): the same,
  * keys in their own type (text: key::text, whatever the column's type), and
  * with a recall, candidates from the approximate layout (mh_recall_layout)
- * instead of the exact one.
+ * instead of the exact one.  Beyond minhash.group_memory, the same again
+ * with the call's arrays in a temporary file.
  */
 Datum
 minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 {
 	NearDupeCall call;
-	uint32	   *ranked;
-	uint32	   *pivots;
-	double	   *resemblance;
-	uint32		recall_bands = 0,	/* 0: exact */
-				recall_rows = 0;
 	bool		approximate = PG_NARGS() >= 6 && !PG_ARGISNULL(5);
+	double		recall = approximate ? PG_GETARG_FLOAT8(5) : -1.0;
 	TupleDesc	desc;
 	Tuplestorestate *store;
 
@@ -256,36 +297,17 @@ minhash_near_dupe_groups(PG_FUNCTION_ARGS)
 							TupleDescAttr(desc, 1)->atttypid, &call);
 	call.approximate = approximate;
 	if (approximate)
-		minhash_check_recall(PG_GETARG_FLOAT8(5));
-	if (!minhash_near_dupe_read(&call))
-		announce_spill(&call, call.read_bytes, call.read_rows, call.read_signed,
-					   approximate ? PG_GETARG_FLOAT8(5) : -1.0, call.read_detail);
-	if (call.read_rows > 0 ||
-		(call.statement_available && !arrays_fit(&call, approximate ? PG_GETARG_FLOAT8(5) : -1.0)))
+		minhash_check_recall(recall);
+	if (!group_rows(&call, recall, store, desc))
 	{
-		minhash_near_dupe_run_statement(&call, true, approximate ? PG_GETARG_FLOAT8(5) : -1.0,
-										store, desc);
-		return (Datum) 0;
+		if (!minhash_near_dupe_spill(&call))
+		{
+			minhash_near_dupe_run_statement(&call, true, recall, store, desc);
+			return (Datum) 0;
+		}
+		if (!group_rows(&call, recall, store, desc))
+			elog(ERROR, "a spilled grouping passed its limit without stopping");
 	}
-	if (approximate && call.signed_count > 0)
-		minhash_recall_layout(call.threshold, PG_GETARG_FLOAT8(5), call.params.num_perm,
-							  &recall_bands, &recall_rows);
-
-	ranked = minhash_near_dupe_key_order(&call);
-	minhash_near_dupe_sort(&call, ranked, call.count, minhash_near_dupe_compare_rank);
-	pivots = minhash_near_dupe_alloc(&call, sizeof(uint32) * (Size) call.signed_count);
-	resemblance = minhash_near_dupe_alloc(&call, sizeof(double) * (Size) call.signed_count);
-	if (call.signed_count > 0 &&
-		!minhash_near_dupe_walk(&call, ranked, call.signed_count, recall_bands, recall_rows, pivots,
-								resemblance))
-	{
-		/* the engine's buckets would pass the setting */
-		minhash_near_dupe_run_statement(&call, true, approximate ? PG_GETARG_FLOAT8(5) : -1.0,
-										store, desc);
-		return (Datum) 0;
-	}
-
-	emit_groups(&call, ranked, pivots, resemblance, store, desc);
 	minhash_near_dupe_end(&call);
 	return (Datum) 0;
 }

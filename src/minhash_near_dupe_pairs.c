@@ -22,13 +22,12 @@
  * Memory: the keys and signatures as near_dupe_groups holds them, the
  * engine's band sort and the pairs themselves, all counted against
  * minhash.group_memory as they are allocated (minhash_near_dupe_source.c).
- * Pairs that would pass it come from the same pairs as one SQL statement
- * instead, whose sorts spill to disk (minhash_near_dupe_statement.c): as
- * soon as the read reaches the setting, or when the arrays or the engine's
- * band sort and pairs would pass it.  Without the statement (the
- * extension's SQL older than 1.2) the call stops (53400) before it would
- * hold more, with what to set.  The engine polls for interrupts; nothing
- * here runs for long without a chance to cancel.
+ * A call that would pass it (as soon as the read reaches the setting, or
+ * when the arrays or the engine's band sort and pairs would pass it) reads
+ * the rows again and runs the same engine with its large arrays in a
+ * temporary file (minhash_near_dupe_spill): the same pairs in the same
+ * order, the limit then temp_file_limit.  The engine polls for interrupts;
+ * nothing here runs for long without a chance to cancel.
  */
 #include "postgres.h"
 
@@ -91,8 +90,7 @@ release_pairs(void *arg)
 
 /*
  * The engine's pairs of the signed rows ordered[0 .. count); NULL when they
- * would pass minhash.group_memory and the call has the statement to run
- * instead.
+ * would pass minhash.group_memory and the call can spill.
  */
 static PairBlock *
 find_pairs(NearDupeCall *call, const uint32 *ordered, uint32 count, uint32 bands,
@@ -131,13 +129,15 @@ find_pairs(NearDupeCall *call, const uint32 *ordered, uint32 count, uint32 bands
 					 (unsigned long long) (held / 1024),
 					 (unsigned long long) (memory / 1024));
 
-		if (!call->statement_available)
+		if (!call->can_spill)
 			minhash_near_dupe_refuse(call, held + memory, false, detail);
 		minhash_near_dupe_announce_spill(call, held + memory, false, detail);
-		pfree(signatures);
-		pfree(empty);
+		minhash_near_dupe_free(call, signatures, sizeof(uint32 *) * (Size) count);
+		minhash_near_dupe_free(call, empty, sizeof(uint8) * (Size) count);
 		return NULL;
 	}
+	if (status == MH_ERR_OUT_OF_MEMORY)
+		minhash_near_dupe_check_spill_failure(call);
 	if (status == MH_ERR_OUT_OF_MEMORY)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -147,8 +147,8 @@ find_pairs(NearDupeCall *call, const uint32 *ordered, uint32 count, uint32 bands
 				 errhint("Raise the threshold, or run the query that near_dupe_query(..., groups => false) returns, with enable_hashagg off: it gives the exact pairs within work_mem.")));
 	if (status != MH_OK)
 		minhash_report_core_failure(status, "pair signatures");
-	pfree(signatures);
-	pfree(empty);
+	minhash_near_dupe_free(call, signatures, sizeof(uint32 *) * (Size) count);
+	minhash_near_dupe_free(call, empty, sizeof(uint8) * (Size) count);
 	return block;
 }
 
@@ -178,7 +178,7 @@ emit_pairs(const NearDupeCall *call, const uint32 *ordered, const PairBlock *blo
 /*
  * Whether the arrays fit: the key order and its sort's, the rows without a
  * signature, the engine's input, its pair block (six allocations).  If not,
- * says the call runs as one SQL statement.
+ * says the call spills.
  */
 static bool
 arrays_fit(const NearDupeCall *call)
@@ -197,6 +197,45 @@ arrays_fit(const NearDupeCall *call)
 	return false;
 }
 
+/*
+ * Reads and pairs the call's rows into the result; false, having put no row
+ * there, when they pass minhash.group_memory and the call can spill.
+ */
+static bool
+pair_rows(NearDupeCall *call, bool exact, double recall, Tuplestorestate *store, TupleDesc desc)
+{
+	uint32	   *ordered;
+	uint32		bands = 0,
+				band_rows = 0;
+	PairBlock  *block;
+
+	if (!minhash_near_dupe_read(call))
+		return false;
+	/* what the rows take, now that the spilled call holds them all */
+	if (call->read_stopped)
+	{
+		uint64		held = minhash_near_dupe_held(call);
+
+		minhash_near_dupe_announce_spill(call, held, false,
+										 psprintf("Its %u rows take %llu kB as they are read (keys and signatures), before they are paired. Ordering them, the band sort and the pairs take more.",
+												  call->count, (unsigned long long) (held / 1024)));
+	}
+	if (call->can_spill && !arrays_fit(call))
+		return false;
+	if (call->signed_count >= 2)
+		choose_layout(call->threshold, exact, recall, call->params.num_perm, &bands, &band_rows);
+
+	ordered = minhash_near_dupe_key_order(call);
+	if (call->signed_count >= 2)
+	{
+		block = find_pairs(call, ordered, call->signed_count, bands, band_rows);
+		if (block == NULL)
+			return false;
+		emit_pairs(call, ordered, block, store, desc);
+	}
+	return true;
+}
+
 PG_FUNCTION_INFO_V1(minhash_near_dupe_pairs);
 /*
  * near_dupe_pairs(source regclass, key_column name, sig_column name,
@@ -205,7 +244,9 @@ PG_FUNCTION_INFO_V1(minhash_near_dupe_pairs);
  * near_dupe_pairs(source, key_column, sig_column, threshold, key_type
  * anyelement, recall float8 DEFAULT NULL): the same, keys in their own type
  * (text: key::text, whatever the column's type), and with a recall, the
- * pairs found through the approximate layout (mh_recall_layout).
+ * pairs found through the approximate layout (mh_recall_layout).  Beyond
+ * minhash.group_memory, the same again with the call's arrays in a
+ * temporary file.
  */
 Datum
 minhash_near_dupe_pairs(PG_FUNCTION_ARGS)
@@ -213,10 +254,6 @@ minhash_near_dupe_pairs(PG_FUNCTION_ARGS)
 	NearDupeCall call;
 	bool		exact = PG_NARGS() < 6 || PG_ARGISNULL(5);
 	double		recall = exact ? 0.0 : PG_GETARG_FLOAT8(5);
-	uint32	   *ordered;
-	uint32		bands = 0,
-				band_rows = 0;
-	PairBlock  *block = NULL;
 	Oid			result_key_type;
 	TupleDesc	desc;
 	Tuplestorestate *store;
@@ -229,28 +266,15 @@ minhash_near_dupe_pairs(PG_FUNCTION_ARGS)
 	minhash_near_dupe_begin(fcinfo, NEAR_DUPE_PAIRS, PG_NARGS() >= 5 && result_key_type != TEXTOID,
 							result_key_type, &call);
 	call.approximate = !exact;
-	if (!minhash_near_dupe_read(&call))
-		minhash_near_dupe_announce_spill(&call, call.read_bytes, false,
-										 psprintf("%s Ordering them, the band sort and the pairs take more.",
-												  call.read_detail));
-	if (call.read_rows > 0 || (call.statement_available && !arrays_fit(&call)))
+	if (!pair_rows(&call, exact, recall, store, desc))
 	{
-		minhash_near_dupe_run_statement(&call, false, exact ? -1.0 : recall, store, desc);
-		return (Datum) 0;
-	}
-	if (call.signed_count >= 2)
-		choose_layout(call.threshold, exact, recall, call.params.num_perm, &bands, &band_rows);
-
-	ordered = minhash_near_dupe_key_order(&call);
-	if (call.signed_count >= 2)
-	{
-		block = find_pairs(&call, ordered, call.signed_count, bands, band_rows);
-		if (block == NULL)
+		if (!minhash_near_dupe_spill(&call))
 		{
 			minhash_near_dupe_run_statement(&call, false, exact ? -1.0 : recall, store, desc);
 			return (Datum) 0;
 		}
-		emit_pairs(&call, ordered, block, store, desc);
+		if (!pair_rows(&call, exact, recall, store, desc))
+			elog(ERROR, "a spilled pairing passed its limit without stopping");
 	}
 	minhash_near_dupe_end(&call);
 	return (Datum) 0;

@@ -34,20 +34,24 @@
  * the setting + work_mem + 2 MB (DESIGN.md, "What a call holds";
  * test/stress/group_memory.sh measures it).
  *
- * A read that would pass the setting stops there when the call can run as
- * one SQL statement instead (near_dupe_statement, the extension's SQL from
- * 1.2 on: minhash_near_dupe_statement.c).  Otherwise (an extension whose SQL
- * is older, or near_dupe_groups_append) it goes on without holding
- * anything, adding up what the rest of the rows would take, so that the
- * refusal says how much memory the rows need; it costs one scan of the
- * table.
+ * A read that would pass the setting stops there when the call can spill
+ * (near_dupe_groups, near_dupe_pairs): it lets go of what it holds and
+ * reads the rows again with every large array of the call in a temporary
+ * file (minhash_near_dupe_spill; src/core/spill_file.cpp maps it), whose
+ * size temp_file_limit caps instead of the setting.  Otherwise
+ * (near_dupe_groups_append) it goes on without holding anything, adding up
+ * what the rest of the rows would take, so that the refusal says how much
+ * memory the rows need; it costs one scan of the table.
  */
 #include "postgres.h"
+
+#include <unistd.h>
 
 #include "access/detoast.h"
 #include "access/htup_details.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
+#include "commands/tablespace.h"
 #include "executor/spi.h"
 #include "mb/pg_wchar.h"
 #include "nodes/makefuncs.h"
@@ -55,6 +59,7 @@
 #include "miscadmin.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
+#include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -77,6 +82,18 @@
 
 /* Key values shown in an error are cut to this many bytes. */
 #define KEY_SHOWN_BYTES 64
+
+/* A spilled call's limit when temp_file_limit is -1. */
+#define SPILL_UNLIMITED ((uint64) 1 << 62)
+
+/*
+ * A spilled call's arrays of this many bytes or more are in its file
+ * (the engine's kSpillArrayBytes); smaller ones are palloc'd.
+ */
+#define SPILL_ARRAY_BYTES (64 * 1024)
+
+/* Room before an array in the file for the block that owns it (MAXALIGNed). */
+#define LARGE_HEADER_BYTES 64
 
 /* --- memory ----------------------------------------------------------- */
 
@@ -139,6 +156,23 @@ setting_text(uint64 bytes, bool round_up)
 	return psprintf("%llu%s", (unsigned long long) count, unit == 1024 ? "kB" : "MB");
 }
 
+/*
+ * Stops a spilled call (53400, as fd.c's own check): its file would pass
+ * temp_file_limit, which its raw writes bypass.
+ */
+pg_noreturn static void
+refuse_file(const NearDupeCall *call, uint64 needed, bool suffices, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+			 errmsg("temporary file size exceeds temp_file_limit (%dkB)", temp_file_limit),
+			 errdetail("Beyond minhash.group_memory the call keeps its rows and arrays in a temporary file, which needs %s%llu kB. %s",
+					   suffices ? "" : "more than ",
+					   (unsigned long long) ((needed + 1023) / 1024), detail),
+			 errhint("Raise temp_file_limit to %s %s, or minhash.group_memory to keep the call in memory.",
+					 suffices ? "at least" : "more than", setting_text(needed, true))));
+}
+
 void
 minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed, bool suffices,
 						 const char *detail)
@@ -146,10 +180,10 @@ minhash_near_dupe_refuse(const NearDupeCall *call, uint64 needed, bool suffices,
 	uint64		needed_kb = suffices ? (needed + 1023) / 1024 : needed / 1024;
 	const char *alternative;
 
+	if (call->spilled)
+		refuse_file(call, needed, suffices, detail);
 	if (call->kind == NEAR_DUPE_APPEND)
 		alternative = ": it holds the rows to append, their band keys and the pairs they make with the rows grouped before, never the rows grouped before themselves.";
-	else if (!call->statement_available)
-		alternative = ", or run ALTER EXTENSION minhash UPDATE: beyond the setting the call then runs as one SQL statement, whose sorts spill to disk.";
 	else
 		alternative = ".";
 	ereport(ERROR,
@@ -178,15 +212,18 @@ minhash_near_dupe_announce_spill(const NearDupeCall *call, uint64 needed, bool s
 {
 	const char *what = call->kind == NEAR_DUPE_PAIRS ? "finding near-duplicate pairs" :
 		"near-duplicate grouping";
+	/* the setting (a spilled call's limit is its file's) */
+	uint64		setting = (uint64) group_memory_kb() * 1024;
+
 	/* a lower bound within the setting says only that it needs more */
-	bool		known = suffices || needed > call->limit;
+	bool		known = suffices || needed > setting;
 
 	ereport(NOTICE,
 			(known ?
-			 errmsg("%s needs %s%s, more than minhash.group_memory (%s): it runs as one SQL statement that spills to disk, many times slower",
-					what, suffices ? "" : "at least ", size_text(needed), size_text(call->limit)) :
-			 errmsg("%s needs more than minhash.group_memory (%s): it runs as one SQL statement that spills to disk, many times slower",
-					what, size_text(call->limit)),
+			 errmsg("%s needs %s%s, more than minhash.group_memory (%s): it keeps its rows and arrays in a temporary file",
+					what, suffices ? "" : "at least ", size_text(needed), size_text(setting)) :
+			 errmsg("%s needs more than minhash.group_memory (%s): it keeps its rows and arrays in a temporary file",
+					what, size_text(setting)),
 			 errdetail("%s%s", detail,
 					   minhash_group_memory < 0 ?
 					   " minhash.group_memory is -1: the limit is maintenance_work_mem." : ""),
@@ -199,24 +236,13 @@ minhash_near_dupe_announce_spill(const NearDupeCall *call, uint64 needed, bool s
 			 errhint("A larger minhash.group_memory may keep it in memory.")));
 }
 
-void *
-minhash_near_dupe_alloc(NearDupeCall *call, Size bytes)
-{
-	bytes = Max(bytes, 1);
-	if (!have_room(call, bytes))
-		minhash_near_dupe_refuse(call, minhash_near_dupe_held(call) + bytes, false,
-								 psprintf("Its %u rows take %llu kB, and %s them needs %zu bytes more.",
-										  call->count,
-										  (unsigned long long) (minhash_near_dupe_held(call) / 1024),
-										  call->kind != NEAR_DUPE_PAIRS ? "grouping" : "pairing", bytes));
-	return MemoryContextAllocExtended(call->context, bytes, MCXT_ALLOC_HUGE);
-}
-
 /*
- * A block of the key arena, in memory like the engine's own (mh_large_alloc:
- * 2 MB pages where the kernel offers them, quick to give back on a cancel),
+ * A block of the key arena, or a spilled call's array, in memory like the
+ * engine's own (mh_large_alloc: 2 MB pages where the kernel offers them,
+ * quick to give back on a cancel; in a spilled call, a region of its file),
  * freed when the call's context goes, at the end or on error (when the
- * call itself may be gone: the release touches only the block).
+ * call itself may be gone: the release touches only the block), unless
+ * freed before (start NULL).
  */
 typedef struct ArenaBlock
 {
@@ -230,7 +256,85 @@ release_arena_block(void *arg)
 {
 	ArenaBlock *block = (ArenaBlock *) arg;
 
-	mh_large_free(block->start, block->size);
+	if (block->start != NULL)
+		mh_large_free(block->start, block->size);
+	block->start = NULL;
+}
+
+/* Stops the call: mh_large_alloc found no memory (or file) for `bytes`. */
+pg_noreturn static void
+report_large_failure(const NearDupeCall *call, Size bytes, const char *what)
+{
+	minhash_near_dupe_check_spill_failure(call);
+	ereport(ERROR,
+			(errcode(ERRCODE_OUT_OF_MEMORY),
+			 errmsg("out of memory"),
+			 errdetail("Failed on a request of size %zu for the %s to %s.",
+					   bytes, what, call->kind != NEAR_DUPE_PAIRS ? "group" : "pair")));
+}
+
+/* A block of `size` bytes of mh_large_alloc memory, counted, released with the call. */
+static ArenaBlock *
+large_block(NearDupeCall *call, Size size, const char *what)
+{
+	ArenaBlock *block = MemoryContextAllocZero(call->context, sizeof(ArenaBlock));
+
+	block->start = mh_large_alloc(size);
+	if (block->start == NULL)
+		report_large_failure(call, size, what);
+	block->size = size;
+	block->release.func = release_arena_block;
+	block->release.arg = block;
+	MemoryContextRegisterResetCallback(call->context, &block->release);
+	call->outside += size;
+	return block;
+}
+
+/* Whether an array of `bytes` of the call is in its file. */
+static bool
+in_file(const NearDupeCall *call, Size bytes)
+{
+	return call->spilled && bytes >= SPILL_ARRAY_BYTES;
+}
+
+/* A spilled call's array: its block's address before it. */
+static void *
+file_array(NearDupeCall *call, Size bytes)
+{
+	ArenaBlock *block = large_block(call, bytes + LARGE_HEADER_BYTES, "arrays");
+
+	*(ArenaBlock **) block->start = block;
+	return (char *) block->start + LARGE_HEADER_BYTES;
+}
+
+void *
+minhash_near_dupe_alloc(NearDupeCall *call, Size bytes)
+{
+	bytes = Max(bytes, 1);
+	if (!have_room(call, bytes + (in_file(call, bytes) ? LARGE_HEADER_BYTES + sizeof(ArenaBlock) : 0)))
+		minhash_near_dupe_refuse(call, minhash_near_dupe_held(call) + bytes, false,
+								 psprintf("Its %u rows take %llu kB, and %s them needs %zu bytes more.",
+										  call->count,
+										  (unsigned long long) (minhash_near_dupe_held(call) / 1024),
+										  call->kind != NEAR_DUPE_PAIRS ? "grouping" : "pairing", bytes));
+	if (in_file(call, bytes))
+		return file_array(call, bytes);
+	return MemoryContextAllocExtended(call->context, bytes, MCXT_ALLOC_HUGE);
+}
+
+void
+minhash_near_dupe_free(NearDupeCall *call, void *memory, Size bytes)
+{
+	bytes = Max(bytes, 1);
+	if (in_file(call, bytes))
+	{
+		ArenaBlock *block = *(ArenaBlock **) ((char *) memory - LARGE_HEADER_BYTES);
+
+		call->outside -= block->size;
+		release_arena_block(block);
+	}
+	else
+		pfree(memory);
 }
 
 /*
@@ -254,19 +358,7 @@ arena_alloc(NearDupeCall *call, Size bytes)
 		/* A smaller block than planned, if that is what is left. */
 		if (!have_room(call, size + sizeof(ArenaBlock)))
 			size = room - sizeof(ArenaBlock) - ALLOCSET_SMALL_MAXSIZE;
-		block = MemoryContextAllocZero(call->context, sizeof(ArenaBlock));
-		block->start = mh_large_alloc(size);
-		if (block->start == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory"),
-					 errdetail("Failed on a request of size %zu for the keys and signatures to %s.",
-							   size, call->kind != NEAR_DUPE_PAIRS ? "group" : "pair")));
-		block->size = size;
-		block->release.func = release_arena_block;
-		block->release.arg = block;
-		MemoryContextRegisterResetCallback(call->context, &block->release);
-		call->outside += size;
+		block = large_block(call, size, "keys and signatures");
 		call->arena_next = block->start;
 		call->arena_end = call->arena_next + size;
 		if (bytes <= call->arena_block)
@@ -410,6 +502,7 @@ minhash_near_dupe_begin_at(FunctionCallInfo fcinfo, int first, NearDupeKind kind
 	else
 		check = psprintf("SELECT c.key_type FROM %s.near_dupe_check($1, $2, $3, $4) c",
 						 quote_identifier(schema));
+	call->can_spill = kind != NEAR_DUPE_APPEND;
 	if (kind != NEAR_DUPE_APPEND && (helper_schema = statement_schema(schema)) != NULL)
 	{
 		call->statement_available = true;
@@ -657,9 +750,20 @@ room_for_row(NearDupeCall *call)
 	capacity = call->capacity == 0 ? 64 : Min((uint64) call->capacity * 2, MAX_ROWS);
 	bytes = sizeof(NearDupeRow) * (Size) capacity;
 	/* while it grows, the old array and the new one */
-	if (!have_room(call, bytes))
+	if (!have_room(call, bytes + LARGE_HEADER_BYTES + sizeof(ArenaBlock)))
 		return false;
-	if (call->rows == NULL)
+	if (in_file(call, bytes))
+	{
+		NearDupeRow *grown = file_array(call, bytes);
+
+		if (call->rows != NULL)
+		{
+			memcpy(grown, call->rows, sizeof(NearDupeRow) * (Size) call->count);
+			minhash_near_dupe_free(call, call->rows, sizeof(NearDupeRow) * (Size) call->capacity);
+		}
+		call->rows = grown;
+	}
+	else if (call->rows == NULL)
 		call->rows = MemoryContextAllocExtended(call->context, bytes, MCXT_ALLOC_HUGE);
 	else
 		call->rows = repalloc_huge(call->rows, bytes);
@@ -718,6 +822,13 @@ read_row(NearDupeCall *call, HeapTuple tuple, TupleDesc desc, ReadTally *tally)
 
 		if (hold_row(call, key, key_text, text_null, sig, sig_null))
 			return;
+		/* A spilled call stops at once: its file would pass temp_file_limit. */
+		if (call->spilled)
+			refuse_file(call, held_before + row_size(call, key, key_text, !text_null, sig, !sig_null),
+						false,
+						psprintf("Its first %llu rows take %llu kB as they are read.",
+								 (unsigned long long) tally->rows,
+								 (unsigned long long) (held_before / 1024)));
 		/* This row, partly held, is added up with the rest. */
 		tally->holding = false;
 		tally->held = held_before;
@@ -769,8 +880,14 @@ minhash_near_dupe_read(NearDupeCall *call)
 		SPI_cursor_fetch(portal, true, fetch);
 		if (SPI_processed == 0)
 			break;
-		for (uint64 i = 0; i < SPI_processed; i++)
+		for (uint64 i = 0; i < SPI_processed && (tally.holding || !call->can_spill); i++)
 			read_row(call, SPI_tuptable->vals[i], SPI_tuptable->tupdesc, &tally);
+		/* A call that can spill reads its rows again, into its file. */
+		if (!tally.holding && call->can_spill)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			break;
+		}
 		/* the next batch about FETCH_BYTES */
 		batch_bytes = MemoryContextMemAllocated(SPI_tuptable->tuptabcxt, true);
 		fetch = (long) Max(1, Min(FETCH_ROWS_MAX, (uint64) FETCH_BYTES * SPI_processed / Max(batch_bytes, 1)));
@@ -781,17 +898,16 @@ minhash_near_dupe_read(NearDupeCall *call)
 	SPI_finish();
 	if (tally.holding)
 		return true;
+	if (call->can_spill)
+	{
+		call->read_stopped = true;
+		return false;
+	}
 	detail = psprintf("Its %llu rows take %llu kB as they are read (keys and signatures), before they are %s.",
 					  (unsigned long long) tally.rows,
 					  (unsigned long long) ((tally.held + tally.bytes_not_held) / 1024),
 					  call->kind != NEAR_DUPE_PAIRS ? "grouped" : "paired");
-	if (!call->statement_available)
-		minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false, detail);
-	call->read_rows = tally.rows;
-	call->read_signed = tally.signed_rows;
-	call->read_bytes = tally.held + tally.bytes_not_held;
-	call->read_detail = detail;
-	return false;
+	minhash_near_dupe_refuse(call, tally.held + tally.bytes_not_held, false, detail);
 }
 
 /* --- ordering --------------------------------------------------------- */
@@ -834,10 +950,10 @@ minhash_near_dupe_sort(NearDupeCall *call, uint32 *order, uint32 count, NearDupe
 	if (from != order)
 	{
 		memcpy(order, from, sizeof(uint32) * (Size) count);
-		pfree(from);
+		minhash_near_dupe_free(call, from, sizeof(uint32) * (Size) count);
 	}
 	else
-		pfree(to);
+		minhash_near_dupe_free(call, to, sizeof(uint32) * (Size) count);
 }
 
 /*
@@ -876,7 +992,7 @@ minhash_near_dupe_key_order(NearDupeCall *call)
 			unsigned_rows[unsigned_count++] = order[i];
 	}
 	memcpy(order + signed_count, unsigned_rows, sizeof(uint32) * (Size) unsigned_count);
-	pfree(unsigned_rows);
+	minhash_near_dupe_free(call, unsigned_rows, sizeof(uint32) * (Size) (call->count - call->signed_count));
 	return order;
 }
 
@@ -928,10 +1044,128 @@ minhash_near_dupe_forget_rows(NearDupeCall *call)
 	prepare_key_order(call, call->key_collation);
 }
 
+/*
+ * Whether a spilled call's file is in use: a call made while another one
+ * reads its rows (by a function its source's policy calls, say) takes the
+ * statement path instead.
+ */
+static bool spill_in_use = false;
+
+/*
+ * A spilled call's file-backed mode: the engine's token and its own
+ * descriptor of the file.  Its own, not fd.c's: fd.c may close a file's
+ * descriptor to open another (its pool of descriptors) and reuse the
+ * number, while the engine would go on allocating through it.  The
+ * duplicate is counted as fd.c's external descriptors are.
+ */
+typedef struct SpillMode
+{
+	uint32		token;
+	int			fd;
+	MemoryContextCallback release;
+} SpillMode;
+
+/*
+ * Ends a spilled call's file-backed mode, when its context goes: after
+ * every block of the context is released (callbacks run newest first), at
+ * the end or on error.  The file itself is closed and deleted by fd.c, at
+ * the call's end or by the resource owner on error; its mappings stay valid
+ * until they are unmapped.
+ */
+static void
+end_spill(void *arg)
+{
+	SpillMode  *mode = (SpillMode *) arg;
+
+	mh_spill_end(mode->token);
+	close(mode->fd);
+	ReleaseExternalFD();
+	spill_in_use = false;
+}
+
+bool
+minhash_near_dupe_spill(NearDupeCall *call)
+{
+	uint64		limit = temp_file_limit < 0 ? SPILL_UNLIMITED : (uint64) temp_file_limit * 1024;
+	SpillMode  *mode;
+	File		file;
+	int			fd;
+
+	minhash_near_dupe_forget_rows(call);
+	if (spill_in_use && !call->statement_available)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%s needs more than minhash.group_memory (%s) while another call keeps its arrays in a temporary file",
+						activity(call), size_text(call->limit)),
+				 errhint("Set minhash.group_memory higher for this call.")));
+	if (spill_in_use)
+		return false;
+	mode = MemoryContextAllocZero(call->context, sizeof(SpillMode));
+	/* temp_tablespaces, as a sort's files; open, just made */
+	PrepareTempTablespaces();
+	file = OpenTemporaryFile(false);
+	if (!AcquireExternalFD())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not open a temporary file for %s: too many files open", activity(call)),
+				 errhint("Raise max_files_per_process, or minhash.group_memory to keep the call in memory.")));
+	fd = dup(FileGetRawDesc(file));
+	if (fd < 0)
+	{
+		ReleaseExternalFD();
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not duplicate descriptor of temporary file \"%s\": %m", FilePathName(file))));
+	}
+	mode->fd = fd;
+	mode->token = mh_spill_begin(fd, limit);
+	spill_in_use = true;
+	mode->release.func = end_spill;
+	mode->release.arg = mode;
+	MemoryContextRegisterResetCallback(call->context, &mode->release);
+	call->spill_file = file;
+	call->spilled = true;
+	call->can_spill = false;
+	call->limit = limit;
+	/* the read finishes the connection begin_at made */
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	elog(DEBUG1, "%s keeps its rows and arrays in temporary file \"%s\"",
+		 activity(call), FilePathName(file));
+	return true;
+}
+
+void
+minhash_near_dupe_check_spill_failure(const NearDupeCall *call)
+{
+	uint64		file_bytes;
+	int			failure;
+
+	if (!call->spilled)
+		return;
+	failure = mh_spill_failure(&file_bytes);
+	if (failure == MH_SPILL_FILE_LIMIT)
+		refuse_file(call, call->limit, false,
+					psprintf("It had %llu kB in its file when it needed more.",
+							 (unsigned long long) (file_bytes / 1024)));
+	if (failure != 0)
+	{
+		errno = failure;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not extend temporary file \"%s\": %m", FilePathName(call->spill_file)),
+				 errdetail("Beyond minhash.group_memory the call keeps its rows and arrays in a temporary file, which had %llu kB.",
+						   (unsigned long long) (file_bytes / 1024)),
+				 errhint("Free disk space in the temporary tablespace (temp_tablespaces), or raise minhash.group_memory to keep the call in memory.")));
+	}
+}
+
 void
 minhash_near_dupe_end(NearDupeCall *call)
 {
 	MemoryContextDelete(call->context);
 	call->context = NULL;
+	if (call->spilled)
+		FileClose(call->spill_file);
 	AtEOXact_GUC(true, call->guc_level);
 }

@@ -6,6 +6,10 @@
 //   2 MB pages far sooner than as many bytes of 4 kB ones.
 //   Small arrays use the heap as usual.  The glue keeps the signatures it
 //   reads in such memory too (mh_large_alloc).
+//   Beyond minhash.group_memory the glue opens a temporary file for the
+//   call (mh_spill_begin): every array of kSpillArrayBytes or more is then
+//   a region of that file instead, mapped shared (spill_file.cpp), so that
+//   the same engine runs with the backend's private memory bounded.
 #pragma once
 
 #include <cstddef>
@@ -22,9 +26,20 @@ namespace minhash
 // At least this many bytes get a mapping of their own.
 constexpr std::size_t kLargeArrayBytes = std::size_t(4) << 20;
 
+// In the file-backed mode, at least this many bytes are a region of the file.
+constexpr std::size_t kSpillArrayBytes = std::size_t(64) << 10;
+
+// The file-backed mode (spill_file.cpp).  spill_free: false when p is no
+// region of a file (then it is the caller's to free as usual).
+bool spill_active() noexcept;
+bool spill_has_regions() noexcept;
+void *spill_allocate_or_null(std::size_t bytes) noexcept;
+bool spill_free(void *p) noexcept;
+
 // nullptr when the memory is not there.
 inline void *allocate_large_or_null(std::size_t bytes) noexcept
 {
+	if (bytes >= kSpillArrayBytes && spill_active()) return spill_allocate_or_null(bytes);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 	if (bytes >= kLargeArrayBytes)
 	{
@@ -40,6 +55,7 @@ inline void *allocate_large_or_null(std::size_t bytes) noexcept
 
 inline void free_large(void *p, std::size_t bytes) noexcept
 {
+	if (bytes >= kSpillArrayBytes && spill_has_regions() && spill_free(p)) return;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 	if (bytes >= kLargeArrayBytes)
 	{

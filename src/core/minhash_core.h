@@ -574,6 +574,23 @@ MhStatus	mh_near_pairs(const uint32_t *const *signatures, const uint8_t *empty, 
 void	   *mh_large_alloc(size_t bytes) MH_NOEXCEPT;
 void		mh_large_free(void *memory, size_t bytes) MH_NOEXCEPT;
 
+/*
+ * The file-backed mode of mh_large_alloc and of the engine's arrays: until
+ * mh_spill_end(token), every array of 64 kB or more is a region of the open
+ * file fd (read and written, kept by the caller), mapped shared, each
+ * region's blocks allocated before it is mapped, the file never longer than
+ * max_file_bytes.  Memory allocated in the mode is freed with mh_large_free
+ * as any, before or after the mode ends.  Returns the mode's token.
+ * mh_spill_failure: why the last allocation in the mode failed, 0 if none
+ * did: MH_SPILL_FILE_LIMIT (the file would pass max_file_bytes) or an errno
+ * value (posix_fallocate's ENOSPC, mmap's); *file_bytes: the file's largest
+ * length so far.
+ */
+#define MH_SPILL_FILE_LIMIT (-1)
+uint32_t	mh_spill_begin(int fd, uint64_t max_file_bytes) MH_NOEXCEPT;
+void		mh_spill_end(uint32_t token) MH_NOEXCEPT;
+int			mh_spill_failure(uint64_t *file_bytes) MH_NOEXCEPT;
+
 /* --- explaining a match -------------------------------------------------- */
 
 /*

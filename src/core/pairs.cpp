@@ -100,7 +100,8 @@ private:
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
 		// Both in mappings of their own: the kernel moves the pages, no copy,
 		// so only the added room is charged.
-		copy = old_bytes < minhash::kLargeArrayBytes;
+		// Not a file's region: growing it in place would map the next range.
+		copy = old_bytes < minhash::kLargeArrayBytes || minhash::spill_active();
 #endif
 		for (;; wanted = capacity_ + (wanted - capacity_) / 2)
 		{

@@ -35,6 +35,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <unistd.h>
+
 #include "budget.hpp"
 #include "distinct_counter.hpp"
 #include "hash_family.hpp"
@@ -4841,6 +4843,113 @@ void test_band_probe()
 	}
 }
 
+// The file-backed mode (mh_spill_begin): the engine's arrays and
+// mh_large_alloc's become regions of a file, and the engine returns what it
+// returns in memory; regions are reused once freed; the file's limit makes
+// an allocation fail (MH_SPILL_FILE_LIMIT), and memory allocated in the
+// mode may be freed after it ends.
+void test_spill_file()
+{
+	g_section = "spill file";
+	char path[] = "/tmp/minhash-core-spill.XXXXXX";
+	const int fd = mkstemp(path);
+	CHECK(fd >= 0, "a temporary file");
+	if (fd < 0) return;
+	unlink(path);
+
+	// 20,000 rows of 32 values, families of four near-copies.
+	std::mt19937_64 rng(20261128);
+	const uint32_t num_perm = 32, count = 20000;
+	std::vector<uint32_t> values(static_cast<size_t>(count) * num_perm);
+	for (uint32_t i = 0; i < count; i++)
+		for (uint32_t k = 0; k < num_perm; k++)
+			values[static_cast<size_t>(i) * num_perm + k] =
+			    (i % 4 == 0 || rng() % 8 == 0) ? static_cast<uint32_t>(rng())
+			                                   : values[static_cast<size_t>(i - i % 4) * num_perm + k];
+	std::vector<const uint32_t *> rows(count);
+	std::vector<uint8_t> empty(count, 0);
+	for (uint32_t i = 0; i < count; i++) rows[i] = values.data() + static_cast<size_t>(i) * num_perm;
+
+	struct Result
+	{
+		std::vector<uint32_t> pivots;
+		std::vector<double> resemblance;
+		std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> pairs;
+	};
+	auto run = [&](double threshold) {
+		Result r{std::vector<uint32_t>(count), std::vector<double>(count), {}};
+		uint64_t memory = 0, found = 0;
+		size_t bytes = 0;
+		MhPair *pairs = nullptr;
+		CHECK_EQ(mh_group_greedy(rows.data(), empty.data(), count, num_perm, threshold, UINT64_MAX,
+		                         nullptr, nullptr, r.pivots.data(), r.resemblance.data(), &memory),
+		         MH_OK, "grouping");
+		MhPigeonholeLayout layout;
+		CHECK_EQ(mh_pigeonhole_layout(threshold, num_perm, 0, &layout), MH_OK, "layout");
+		CHECK_EQ(mh_near_pairs(rows.data(), empty.data(), count, num_perm, threshold, layout.bands,
+		                       layout.rows, UINT64_MAX, nullptr, nullptr, &pairs, &found, &bytes,
+		                       &memory),
+		         MH_OK, "pairs");
+		for (uint64_t k = 0; k < found; k++) r.pairs.emplace_back(pairs[k].a, pairs[k].b, pairs[k].agreeing);
+		if (pairs != nullptr) mh_large_free(pairs, bytes);
+		return r;
+	};
+	for (double threshold : {0.5, 0.8})
+	{
+		const std::string context = "threshold " + std::to_string(threshold);
+		const Result in_memory = run(threshold);
+		const uint32_t token = mh_spill_begin(fd, UINT64_MAX);
+		const Result spilled = run(threshold);
+		uint64_t file_bytes = 0;
+		CHECK_EQ(mh_spill_failure(&file_bytes), 0, context + ": no allocation failed");
+		mh_spill_end(token);
+		CHECK(file_bytes > 0, context + ": the arrays were in the file");
+		CHECK(spilled.pivots == in_memory.pivots && spilled.resemblance == in_memory.resemblance,
+		      context + ": the same groups in the file");
+		CHECK(spilled.pairs == in_memory.pairs && !in_memory.pairs.empty(),
+		      context + ": the same pairs in the file");
+	}
+
+	// Reuse, the limit, and frees after the mode ends.
+	const size_t region = 200 * 1024;
+	uint32_t token = mh_spill_begin(fd, 3 * region);
+	auto *a = static_cast<unsigned char *>(mh_large_alloc(region));
+	auto *b = static_cast<unsigned char *>(mh_large_alloc(region));
+	CHECK(a != nullptr && b != nullptr, "two regions within the limit");
+	if (a != nullptr && b != nullptr)
+	{
+		std::memset(a, 0xAB, region);
+		std::memset(b, 0xCD, region);
+		CHECK(a[region - 1] == 0xAB && b[0] == 0xCD, "regions are apart");
+		mh_large_free(a, region);
+		for (int i = 0; i < 10; i++)
+		{
+			a = static_cast<unsigned char *>(mh_large_alloc(region));
+			CHECK(a != nullptr, "a freed region is reused");
+			if (a != nullptr) mh_large_free(a, region);
+		}
+		uint64_t file_bytes = 0;
+		CHECK_EQ(mh_spill_failure(&file_bytes), 0, "no failure within the limit");
+		CHECK(file_bytes <= 2 * region + 8192, "the file grows only as regions are held at once");
+		void *c = mh_large_alloc(region);
+		void *d = mh_large_alloc(2 * region);
+		CHECK(c != nullptr && d == nullptr, "past the limit the allocation fails");
+		CHECK_EQ(mh_spill_failure(&file_bytes), MH_SPILL_FILE_LIMIT, "the failure is the limit");
+		void *small = mh_large_alloc(1024);
+		CHECK(small != nullptr, "small arrays are not the file's");
+		mh_large_free(small, 1024);
+		mh_spill_end(token);
+		CHECK(b[0] == 0xCD, "a region outlives the mode until freed");
+		mh_large_free(b, region);
+		if (c != nullptr) mh_large_free(c, region);
+	}
+	// After the mode, memory is anonymous again.
+	void *after = mh_large_alloc(region);
+	CHECK(after != nullptr, "anonymous memory after the mode");
+	if (after != nullptr) mh_large_free(after, region);
+	close(fd);
+}
+
 int main()
 {
 	const bool timing = std::getenv("MH_CORE_TEST_TIMING") != nullptr;
@@ -4882,6 +4991,7 @@ int main()
 	run(test_near_pairs, "pairs vs every pair compared");
 	run(test_prefix_boilerplate, "exact pairs and groups sharing only boilerplate");
 	run(test_band_probe, "band probe vs every row compared");
+	run(test_spill_file, "the file-backed mode");
 	run(test_empty_rows, "empty rows in the grouping and the pairs");
 	run(test_le_image, "little-endian image");
 	run(test_polling, "polling: sort and layout search");
