@@ -115,17 +115,17 @@ double resemblance_of(const uint32_t *a, bool a_empty, const uint32_t *b, bool b
 // its own whatever the threshold.
 double own_resemblance(bool empty) { return empty ? 0.0 : 1.0; }
 
-// The walk over the buckets of `bands` bands of `rows` values.
-void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
-                  uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
-                  Budget &budget, Poller &poller, uint32_t *pivots, double *resemblance)
+// The pivot walk over any complete bucket structure: for_each_bucket(pivot,
+// visit) calls visit(bucket) for each bucket holding the pivot, in the form
+// take_from_bucket reads.  compared_by[q] is the last pivot that compared q,
+// so that a row sharing several buckets with a pivot is compared once.
+// Empty rows are in no bucket: no pivot meets them, and as pivots they
+// meet nobody.
+template <typename ForEachBucket>
+void walk_pivots(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                 uint32_t num_perm, double threshold, Budget &budget, Poller &poller,
+                 uint32_t *pivots, double *resemblance, ForEachBucket &&for_each_bucket)
 {
-	// Empty rows are in no bucket (BandSort): no pivot meets them, and as
-	// pivots they meet nobody.
-	BucketLists buckets = bucket_rows(signatures, empty, count, bands, rows, budget, poller);
-
-	// compared_by[q]: the last pivot that compared q, so that a row sharing
-	// several bands with a pivot is compared once.
 	BudgetVector<uint32_t> compared_by(count, kNone, BudgetAllocator<uint32_t>(budget));
 	for (uint32_t pivot = 0; pivot < count; pivot++)
 	{
@@ -133,12 +133,9 @@ void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint3
 		if (pivots[pivot] != kNone) continue;
 		pivots[pivot] = pivot;
 		resemblance[pivot] = own_resemblance(empty[pivot] != 0);
-		for (uint32_t band = 0; band < bands; band++)
-		{
-			const uint32_t head = buckets.bucket_of[band][pivot];
-			if (head == kNone) continue;
+		for_each_bucket(pivot, [&](uint32_t *bucket) {
 			minhash::take_from_bucket(
-			    buckets.members[band].data() + head, pivot, threshold, pivots, resemblance, poller,
+			    bucket, pivot, threshold, pivots, resemblance, poller,
 			    [&](uint32_t row) {
 				    if (compared_by[row] == pivot) return false;
 				    compared_by[row] = pivot;
@@ -148,8 +145,24 @@ void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint3
 				    return resemblance_of(signatures[pivot], empty[pivot] != 0, signatures[row],
 				                          empty[row] != 0, num_perm);
 			    });
-		}
+		});
 	}
+}
+
+// The walk over the buckets of `bands` bands of `rows` values.
+void walk_buckets(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
+                  uint32_t num_perm, double threshold, uint32_t bands, uint32_t rows,
+                  Budget &budget, Poller &poller, uint32_t *pivots, double *resemblance)
+{
+	BucketLists buckets = bucket_rows(signatures, empty, count, bands, rows, budget, poller);
+	walk_pivots(signatures, empty, count, num_perm, threshold, budget, poller, pivots, resemblance,
+	            [&](uint32_t pivot, auto &&visit) {
+		            for (uint32_t band = 0; band < bands; band++)
+		            {
+			            const uint32_t head = buckets.bucket_of[band][pivot];
+			            if (head != kNone) visit(buckets.members[band].data() + head);
+		            }
+	            });
 }
 
 // The walk over the buckets of the rows' prefix tokens (prefix_filter.hpp):
@@ -162,27 +175,12 @@ void walk_prefixes(const uint32_t *const *signatures, const uint8_t *empty, uint
 {
 	minhash::PrefixBuckets buckets(signatures, empty, count, num_perm, max_disagreements, block,
 	                               budget, poller);
-	BudgetVector<uint32_t> compared_by(count, kNone, BudgetAllocator<uint32_t>(budget));
-	for (uint32_t pivot = 0; pivot < count; pivot++)
-	{
-		poller.tick();
-		if (pivots[pivot] != kNone) continue;
-		pivots[pivot] = pivot;
-		resemblance[pivot] = own_resemblance(empty[pivot] != 0);
-		for (const uint32_t *head = buckets.heads_begin(pivot); head < buckets.heads_end(pivot);
-		     head++)
-			minhash::take_from_bucket(
-			    buckets.bucket(*head), pivot, threshold, pivots, resemblance, poller,
-			    [&](uint32_t row) {
-				    if (compared_by[row] == pivot) return false;
-				    compared_by[row] = pivot;
-				    return true;
-			    },
-			    [&](uint32_t row) {
-				    return resemblance_of(signatures[pivot], false, signatures[row], false,
-				                          num_perm);
-			    });
-	}
+	walk_pivots(signatures, empty, count, num_perm, threshold, budget, poller, pivots, resemblance,
+	            [&](uint32_t pivot, auto &&visit) {
+		            for (const uint32_t *head = buckets.heads_begin(pivot);
+		                 head < buckets.heads_end(pivot); head++)
+			            visit(buckets.bucket(*head));
+	            });
 }
 
 MhStatus group_greedy(const uint32_t *const *signatures, const uint8_t *empty, uint32_t count,
