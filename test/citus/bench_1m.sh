@@ -43,12 +43,7 @@ rc=0; PGC=$("$HERE/build_citus.sh") || rc=$?
 source "$HERE/lib.sh"
 BASE=${MINHASH_CITUS_PORT:-5551}
 DIR=${MINHASH_BENCH_DIR:-$REPO_ROOT/.cache/citus-bench}
-citus_start "$DIR" "$BASE" "$PGC" "shared_buffers = 1GB
-maintenance_work_mem = 512MB
-work_mem = 64MB
-max_wal_size = 2GB
-checkpoint_timeout = 30min
-autovacuum = off"
+citus_start "$DIR" "$BASE" "$PGC" "$CITUS_BENCH_SETTINGS"
 say() { printf '==> %s\n' "$*"; }
 now() { echo "${EPOCHREALTIME/,/.}"; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", b - a}'; }

@@ -39,12 +39,7 @@ rc=0; PGC=$("$HERE/build_citus.sh") || rc=$?
 source "$HERE/lib.sh"
 BASE=${MINHASH_CITUS_PORT:-5561}
 DIR=${MINHASH_BENCH_DIR:-$REPO_ROOT/.cache/citus-floor}
-citus_start "$DIR" "$BASE" "$PGC" "shared_buffers = 1GB
-maintenance_work_mem = 512MB
-work_mem = 64MB
-max_wal_size = 2GB
-checkpoint_timeout = 30min
-autovacuum = off"
+citus_start "$DIR" "$BASE" "$PGC" "$CITUS_BENCH_SETTINGS"
 now() { echo "${EPOCHREALTIME/,/.}"; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b - a}'; }
 timed() {   # timed VAR SQL...: runs the SQL on the coordinator in one session, VAR = seconds

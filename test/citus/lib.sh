@@ -20,6 +20,14 @@
 #       result is the error).
 # Runs the clusters as the postgres user when run as root.
 
+# The settings of the by-hand benchmarks' clusters (bench_1m.sh, floor_bench.sh).
+CITUS_BENCH_SETTINGS="shared_buffers = 1GB
+maintenance_work_mem = 512MB
+work_mem = 64MB
+max_wal_size = 2GB
+checkpoint_timeout = 30min
+autovacuum = off"
+
 citus_as_pg() { if [[ $EUID -eq 0 ]]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 
 citus_stop() {
