@@ -2,7 +2,7 @@
 
 EXTENSION = minhash
 MODULE_big = minhash
-DATA = sql/minhash--1.0.sql sql/minhash--1.0--1.1.sql sql/minhash--1.1--1.2.sql
+DATA = sql/minhash--1.0.sql sql/minhash--1.0--1.1.sql sql/minhash--1.1--1.2.sql sql/minhash--1.2--1.3.sql
 PGFILEDESC = "minhash - MinHash signatures and resemblance for near-duplicate text"
 
 # The engine: C++17, no PostgreSQL header (src/core/minhash_core.h is the boundary).

@@ -1,0 +1,268 @@
+/* minhash--1.2--1.3.sql: from 1.2 to 1.3 */
+
+\echo Use "ALTER EXTENSION minhash UPDATE TO '1.3'" to load this file. \quit
+
+-- CREATE EXTENSION minhash runs minhash--1.0.sql and each update script in
+-- turn, ending with this one, so a fresh install and an upgraded one run
+-- the same statements (test/upgrade/fresh_vs_upgraded.sh).  As in 1.2's
+-- script: no object of an older version is dropped, a shipped function is
+-- changed only by CREATE OR REPLACE with its arguments and result, and
+-- anything else is an overload no older call can reach, or a new name.
+
+----- Labels on review pages -----
+
+----- Group pages -----
+
+-- One group's page, as near_dupe_review_html draws it, with what the
+-- production's pages add: extra_summary (escaped HTML: navigation, the
+-- group's review status, what is new) at the end of the summary box, and
+-- the members whose keys are in new_keys marked new.  Not strict: the
+-- production's pages pass nulls for what they do not show.
+CREATE FUNCTION minhash_internal.review_group_page(group_table regclass, source regclass, key_column name, text_column name,
+												   group_id bigint, min_words integer, label_column name,
+												   max_text_bytes bigint, extra_summary text, new_keys text[])
+	RETURNS text
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	problem record;
+	found record;
+	member record;
+	pair record;
+	column_name name;
+	group_rows bigint;
+	pivots bigint;
+	pivot_key text;
+	pivot_text text;
+	pivot_size bigint;
+	pivot_doc text;
+	member_text text;
+	labelled boolean := label_column <> key_column;
+	keys text[] := '{}';
+	labels text[] := '{}';
+	resemblances double precision[] := '{}';
+	sizes bigint[] := '{}';
+	identical text[] := '{}';
+	identical_count bigint := 0;
+	shown_max integer := greatest(1, least(max_text_bytes / 16384, 100000))::integer;
+	member_count bigint := 0;
+	resemblance_sum double precision := 0;
+	resemblance_min double precision;
+	level bigint;
+	remaining bigint;
+	sides bigint;
+	side_size bigint;
+	i integer;
+	doc text;
+	sections text := '';
+	cuts text := '';
+	unshown text := '';
+	unshown_count integer := 0;
+	cut_total bigint := 0;
+	heading text;
+	body text;
+BEGIN
+	IF max_text_bytes < 16384 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = format('max_text_bytes must be at least 16384, not %s', max_text_bytes),
+			HINT = 'Give the bytes of document text the page may show, 2097152 (2 MB) by default.';
+	END IF;
+	IF min_words < 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
+	END IF;
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = problem.hint;
+	END IF;
+	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, label_column] LOOP
+		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
+			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
+				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
+		END IF;
+	END LOOP;
+
+	EXECUTE format('SELECT count(*), count(DISTINCT g.pivot::text) + (count(*) > count(g.pivot))::integer, min(g.pivot::text) FROM %s g WHERE g.group_id = $1',
+				   group_table)
+		INTO group_rows, pivots, pivot_key USING group_id;
+	IF group_rows = 0 THEN
+		RAISE EXCEPTION USING ERRCODE = 'no_data_found',
+			MESSAGE = format('group %s not found in %s', group_id, group_table),
+			HINT = 'Give a group_id of the group table: near_dupe_review_index_html lists them.';
+	ELSIF pivots > 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'data_exception',
+			MESSAGE = format('group %s of %s has %s different pivots', group_id, group_table, pivots),
+			HINT = 'A group table holds the rows of near_dupe_groups, one pivot per group: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, pivot_key, group_id);
+	IF found.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+	END IF;
+	-- a null text is drawn as an empty one
+	pivot_text := coalesce(found.document, '');
+	pivot_size := octet_length(pivot_text);
+	pivot_doc := minhash_internal.review_document_html(pivot_key,
+		CASE WHEN labelled THEN (minhash_internal.near_dupe_document(source, key_column, label_column, pivot_key, group_id)).document END);
+
+	-- First pass: which members are the pivot's text, and the others' sizes
+	-- (their texts are read again one at a time when drawn, so that the
+	-- call never holds more than a pair).
+	FOR member IN EXECUTE format($q$
+		SELECT m.key, m.resemblance
+		  FROM (SELECT g.key::text AS key, g.key AS typed_key, g.resemblance::double precision AS resemblance,
+					   g.key::text IS NOT DISTINCT FROM g.pivot::text
+					   AND row_number() OVER (PARTITION BY g.key::text IS NOT DISTINCT FROM g.pivot::text
+											  ORDER BY g.resemblance DESC) = 1 AS pivot_row
+				  FROM %s g WHERE g.group_id = $1) m
+		 WHERE NOT m.pivot_row
+		 ORDER BY m.resemblance DESC, m.typed_key$q$, group_table)
+			USING group_id LOOP
+		SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, member.key, group_id);
+		IF found.message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+		END IF;
+		member_count := member_count + 1;
+		resemblance_sum := resemblance_sum + member.resemblance;
+		resemblance_min := least(resemblance_min, member.resemblance);
+		doc := minhash_internal.review_document_html(member.key,
+			CASE WHEN labelled THEN (minhash_internal.near_dupe_document(source, key_column, label_column, member.key, group_id)).document END);
+		IF member.key = ANY (new_keys) THEN
+			doc := doc || ' <span class="new">new</span>';
+		END IF;
+		-- byte for byte: a collation may call texts equal that are not
+		IF coalesce(found.document, '') COLLATE "C" = pivot_text COLLATE "C" THEN
+			identical_count := identical_count + 1;
+			IF identical_count <= 1000 THEN
+				identical := identical || doc;
+			END IF;
+		ELSIF cardinality(keys) < shown_max THEN
+			keys := keys || member.key;
+			labels := labels || doc;
+			resemblances := resemblances || member.resemblance;
+			sizes := sizes || octet_length(coalesce(found.document, ''))::bigint;
+		ELSE
+			unshown_count := unshown_count + 1;
+			IF unshown_count <= 1000 THEN
+				unshown := unshown || format('<li>%s, resemblance %s</li>', doc, round(member.resemblance::numeric, 3));
+			END IF;
+		END IF;
+	END LOOP;
+
+	-- Each side's share of max_text_bytes: sides under the level keep all
+	-- of their text, and what they leave is shared among the others.
+	remaining := max_text_bytes;
+	sides := 2 * cardinality(keys);
+	IF sides = 0 THEN
+		level := max_text_bytes;
+	ELSIF (SELECT sum(s) FROM unnest(sizes) s) + pivot_size * cardinality(keys) <= max_text_bytes THEN
+		level := max_text_bytes;
+	ELSE
+		FOR side_size IN SELECT s FROM (SELECT unnest(sizes) AS s UNION ALL SELECT pivot_size FROM generate_series(1, cardinality(keys))) u ORDER BY s LOOP
+			EXIT WHEN side_size * sides > remaining;
+			remaining := remaining - side_size;
+			sides := sides - 1;
+		END LOOP;
+		level := CASE WHEN sides = 0 THEN max_text_bytes ELSE remaining / sides END;
+	END IF;
+
+	FOR i IN 1 .. cardinality(keys) LOOP
+		SELECT * INTO found FROM minhash_internal.near_dupe_document(source, key_column, text_column, keys[i], group_id);
+		IF found.message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = found.sqlstate, MESSAGE = found.message, HINT = found.hint;
+		END IF;
+		SELECT * INTO pair FROM minhash_internal.review_pair_html(pivot_text, coalesce(found.document, ''::text), min_words, 'm' || i, level, level, 1600, 100);
+		IF pair.pivot_cut > 0 OR pair.member_cut > 0 THEN
+			cuts := cuts || format('<li><a href="#m%s">%s</a>: %s bytes of the pivot and %s bytes of the member not shown</li>',
+								   i, labels[i], pair.pivot_cut, pair.member_cut);
+			cut_total := cut_total + pair.pivot_cut + pair.member_cut;
+		END IF;
+		sections := sections || format($member$<section class="member" id="m%1$s">
+<h2>Member %2$s <span class="figures">resemblance %3$s &middot; %4$s words in shared chunks &middot; S<sub>L</sub> %5$s &middot; %6$s</span></h2>
+<div class="changes"><h3>Differences from the pivot</h3>%7$s</div>
+<div class="pair">
+<div class="side pivot"><h3>Pivot %8$s</h3><div class="text">%9$s</div></div>
+<div class="side other"><h3>Member %2$s</h3><div class="text">%10$s</div></div>
+</div>
+</section>
+$member$,
+			i, labels[i], round(resemblances[i]::numeric, 3), pair.common_words, round(pair.s_l::numeric, 3),
+			CASE pair.differences WHEN 0 THEN 'no difference in the words' WHEN 1 THEN '1 difference'
+				 ELSE pair.differences || ' differences' END,
+			CASE WHEN pair.differences = 0
+				 THEN '<p class="no-differences">The same words as the pivot: only spacing, punctuation or letter case differ.</p>'
+				 ELSE pair.differences_html END,
+			pivot_doc, pair.pivot_html, pair.member_html);
+	END LOOP;
+
+	IF cardinality(keys) = 0 THEN
+		-- The pivot alone (a group of one, or every member the pivot's text).
+		SELECT * INTO pair FROM minhash_internal.review_pair_html(pivot_text, ''::text, min_words, ''::text, level, level, 1600, 100);
+		IF pair.pivot_cut > 0 THEN
+			cuts := format('<li>the pivot: %s bytes not shown</li>', pair.pivot_cut);
+			cut_total := pair.pivot_cut;
+		END IF;
+		body := format($alone$<p class="alone">%s</p>
+<div class="side pivot"><h3>Pivot %s</h3><div class="text">%s</div></div>
+$alone$,
+			CASE WHEN member_count = 0 THEN 'The pivot has no other member in this group.'
+				 ELSE 'Every member has the pivot''s text.' END,
+			pivot_doc, pair.pivot_html);
+	ELSE
+		body := sections;
+	END IF;
+	IF identical_count > 0 THEN
+		body := format('<p class="identical"><strong>%s %s the pivot&#39;s text exactly</strong> (not shown again): %s%s</p>
+',
+					   identical_count, CASE WHEN identical_count = 1 THEN 'member has' ELSE 'members have' END,
+					   array_to_string(identical, ', '),
+					   CASE WHEN identical_count > 1000 THEN format(' and %s more', identical_count - 1000) ELSE '' END) || body;
+	END IF;
+	IF cuts <> '' OR unshown_count > 0 THEN
+		body := format('<section class="cut-note"><h2>Not all of this group is on the page</h2>
+<p>The page shows at most %s bytes of document text (max_text_bytes).%s</p>%s%s</section>
+',
+			max_text_bytes,
+			CASE WHEN cut_total > 0 THEN format(' %s bytes were left out: the middles of long shared passages first, then the ends of the longest texts.', cut_total) ELSE '' END,
+			CASE WHEN cuts <> '' THEN '<ul class="cuts">' || cuts || '</ul>' ELSE '' END,
+			CASE WHEN unshown_count > 0 THEN format('<p>%s more %s not drawn (at most %s per page):</p><ul class="unshown">%s%s</ul>',
+					unshown_count, CASE WHEN unshown_count = 1 THEN 'member is' ELSE 'members are' END, shown_max, unshown,
+					CASE WHEN unshown_count > 1000 THEN format('<li>and %s more</li>', unshown_count - 1000) ELSE '' END)
+				 ELSE '' END) || body;
+	END IF;
+
+	SELECT h.a_marked INTO heading
+	  FROM @extschema@.highlight(format('Near-duplicate group %s of %s', group_id, group_table), '', 1, 'html') h;
+	RETURN minhash_internal.review_page_html(heading, 'near_dupe_review_html'::text, format($summary$<dl>
+<dt>Documents</dt><dd class="size">%1$s</dd>
+<dt>Pivot</dt><dd class="pivot-key">%2$s</dd>
+<dt>Mean resemblance</dt><dd class="mean">%3$s</dd>
+<dt>Lowest resemblance</dt><dd class="min">%4$s</dd>
+<dt>Text</dt><dd class="source">column %5$s of %6$s, shared chunks of %7$s or more words</dd>
+</dl>
+<p class="legend">Each member stands beside the pivot. <mark data-chunk="1">Highlighted text</mark> is a <mark data-chunk="2">chunk both share</mark>, the same colour on both sides; plain text is on that side only, and each member's differences link to it. Long shared passages are folded: open them to read them.</p>
+%8$s$summary$,
+		member_count + 1, pivot_doc,
+		CASE WHEN member_count = 0 THEN '&ndash;' ELSE round((resemblance_sum / member_count)::numeric, 3)::text END,
+		coalesce(round(resemblance_min::numeric, 3)::text, '&ndash;'),
+		(SELECT h.a_marked FROM @extschema@.highlight(text_column::text, '', 1, 'html') h),
+		(SELECT h.a_marked FROM @extschema@.highlight(source::text, '', 1, 'html') h),
+		min_words, coalesce(extra_summary, '')), body);
+END $$;
+
+COMMENT ON FUNCTION minhash_internal.review_group_page(regclass, regclass, name, name, bigint, integer, name, bigint, text, text[]) IS 'near_dupe_review_html''s page with extra_summary (escaped HTML) at the end of the summary and the members whose keys are in new_keys marked new';
+
+CREATE OR REPLACE FUNCTION @extschema@.near_dupe_review_html(group_table regclass, source regclass, key_column name, text_column name,
+															group_id bigint, min_words integer, label_column name,
+															max_text_bytes bigint DEFAULT 2097152)
+	RETURNS text
+	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+	AS $function$
+SELECT minhash_internal.review_group_page(group_table, source, key_column, text_column, group_id, min_words, label_column,
+										  max_text_bytes, NULL::text, NULL::text[])
+$function$;
+
+----- Links from new documents to stored groups -----
+
+----- The production's pages -----
