@@ -325,12 +325,13 @@ $pivot$,
 		member_text := coalesce(found.document, '');
 		SELECT * INTO pair FROM minhash_internal.review_pair_html(pivot_text, member_text, min_words, 'm' || i, level, level, 1600, 100);
 		-- The pivot's side again with every shared passage folded: the same
-		-- chunks, numbers and anchors, as the match does not depend on folds.
+		-- chunks, numbers and anchors (the match does not depend on folds),
+		-- and, as nothing of the pivot was cut, the same runs shown.  A
+		-- pivot over its budget already leaves its shared middles out.
 		pivot_html := pair.pivot_html;
-		IF pair.common_words > 0 THEN
+		IF pair.common_words > 0 AND pair.pivot_cut = 0 THEN
 			SELECT * INTO folded FROM minhash_internal.review_pair_html(pivot_text, member_text, min_words, 'm' || i, level, level, 16, 100);
 			pivot_html := folded.pivot_html;
-			pair.pivot_cut := folded.pivot_cut;
 		END IF;
 		IF pair.pivot_cut > 0 OR pair.member_cut > 0 THEN
 			cuts := cuts || format('<li><a href="#m%s">%s</a>: %s bytes of the pivot and %s bytes of the member not shown</li>',
