@@ -267,7 +267,7 @@ chromium_run --dump-dom "file://$WORK/production/$first" >"$WORK/first.dom"
 python3 test/review/check_dom.py "$WORK/first.dom" --labels --differences
 
 if [[ -n "${MINHASH_REVIEW_SCREENSHOT:-}" ]]; then
-    chromium_run --screenshot="$MINHASH_REVIEW_SCREENSHOT" --window-size=1200,750 \
+    chromium_run --screenshot="$MINHASH_REVIEW_SCREENSHOT" --window-size=1200,1300 \
         "file://$WORK/spam-screenshot.html" >/dev/null
     say "screenshot: $MINHASH_REVIEW_SCREENSHOT"
 fi
