@@ -416,7 +416,7 @@ CREATE OR REPLACE FUNCTION @extschema@.near_dupe_review_html(group_table regclas
 	LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 	AS $function$
 SELECT minhash_internal.review_group_page(group_table, source, key_column, text_column, group_id, min_words, label_column,
-										  max_text_bytes, NULL::text, NULL::text[])
+										  max_text_bytes, NULL, NULL)
 $function$;
 
 ----- Links from new documents to stored groups -----
