@@ -419,6 +419,8 @@ SELECT minhash_internal.review_group_page(group_table, source, key_column, text_
 										  max_text_bytes, NULL, NULL)
 $function$;
 
+COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, name, bigint, integer, name, bigint) IS 'one group as a self-contained HTML page for review, each document named by label_column and its key (each cut to 100 characters): the pivot''s text once, at the top; members with the pivot''s exact text listed on one line; every other text drawn once, with the names of the members that have it, beside the pivot with its shared passages folded, shared chunks marked alike, long ones folded, and a list of differences linked to where they are; at most max_text_bytes of document text, with a note saying what was left out; every input escaped';
+
 ----- Links from new documents to stored groups -----
 
 ----- The production's pages -----
