@@ -10,7 +10,7 @@
 -- resembles member 2 but not the pivot.  Copies make ties between members,
 -- a bridge is half of one chain and half of the next, and an empty
 -- document and a row without a signature link to nothing.
-CREATE TABLE links_docs (id text PRIMARY KEY, body text, sig minhash, wave integer);
+CREATE TABLE links_docs (id text PRIMARY KEY, body text, sig minhash, wave integer, title text);
 INSERT INTO links_docs (id, body, wave)
 SELECT format('c%s_%s', c, m),
        (SELECT string_agg(format('c%sw%s', c, w), ' ' ORDER BY w) FROM generate_series(m * 25 + 1, m * 25 + 100) w)
@@ -27,7 +27,7 @@ SELECT format('bridge%s', c),
        2
   FROM generate_series(1, 2) c;
 INSERT INTO links_docs (id, body, wave) VALUES ('empty1', '', 1), ('empty2', '', 2), ('unsigned', NULL, 2);
-UPDATE links_docs SET sig = minhash(body) WHERE body IS NOT NULL;
+UPDATE links_docs SET sig = minhash(body), title = 'Letter ' || id WHERE body IS NOT NULL;
 ANALYZE links_docs;
 
 -- The first wave grouped, the second appended (as the README's rolling
@@ -116,3 +116,65 @@ SELECT * FROM near_dupe_group_links('links_groups', 'links_docs', 'id', 'sig', 0
 INSERT INTO links_groups SELECT * FROM links_groups WHERE key = 'c1_3';
 SELECT * FROM near_dupe_group_links('links_groups', 'links_docs', 'id', 'sig', 0.45, 'wave');
 DELETE FROM links_groups WHERE ctid = (SELECT max(ctid) FROM links_groups WHERE key = 'c1_3');
+
+-- Arguments a user can guess.  Every argument of the report and page
+-- functions has a name, and a name means one thing: the same type in each,
+-- and a column of type name is called ..._column.
+CREATE TEMP VIEW links_report_arguments AS
+SELECT p.oid::regprocedure AS function, a.name, a.mode, a.type::regtype AS type
+  FROM pg_proc p
+  JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+				  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash'),
+	   unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
+			  coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs])),
+			  coalesce(p.proargnames, array_fill(''::text, ARRAY[p.pronargs]))) a(type, mode, name)
+ WHERE p.pronamespace = 'public'::regnamespace
+   AND p.proname IN ('near_dupe_totals', 'near_dupe_histogram', 'near_dupe_group_stats', 'near_dupe_classes',
+					 'near_dupe_review', 'near_dupe_group_detail', 'near_dupe_summary', 'near_dupe_review_html',
+					 'near_dupe_review_index_html', 'near_dupe_group_links', 'near_dupe_review_pages');
+SELECT count(DISTINCT function) >= 13 AS every_report_read FROM links_report_arguments;
+SELECT function, name FROM links_report_arguments WHERE mode IN ('i', 'b') AND name = '' ORDER BY 1, 2;
+SELECT name, string_agg(DISTINCT type::text, ', ') AS types
+  FROM links_report_arguments WHERE mode IN ('i', 'b') GROUP BY name HAVING count(DISTINCT type) > 1 ORDER BY 1;
+SELECT DISTINCT function, name FROM links_report_arguments
+ WHERE mode IN ('i', 'b') AND type = 'name'::regtype AND name NOT LIKE '%\_column' ORDER BY 1, 2;
+-- Every other function a user calls by name has its arguments named, but
+-- for 1.0's signature accessors of one argument and its aggregate, listed
+-- here.  The functions PostgreSQL calls itself (a type's input and output,
+-- an operator's, an opclass's support, a cast) are left out.
+SELECT p.oid::regprocedure AS unnamed
+  FROM pg_proc p
+  JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+				  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash')
+ WHERE p.pronamespace = 'public'::regnamespace AND p.pronargs > 0
+   AND (p.proargnames IS NULL OR '' = ANY (p.proargnames))
+   AND NOT EXISTS (SELECT FROM pg_type t WHERE p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout))
+   AND NOT EXISTS (SELECT FROM pg_operator o WHERE p.oid IN (o.oprcode, o.oprrest, o.oprjoin))
+   AND NOT EXISTS (SELECT FROM pg_amproc a WHERE a.amproc = p.oid)
+   AND NOT EXISTS (SELECT FROM pg_cast c WHERE c.castfunc = p.oid)
+ ORDER BY 1::text;
+
+-- Named calls, in another order, draw the pages positional calls draw.
+SELECT near_dupe_review_html('links_groups', 'links_docs', 'id', 'body', 1, 5, 'title', 65536)
+	   = near_dupe_review_html(max_text_bytes => 65536, label_column => 'title', min_words => 5, group_id => 1,
+							   text_column => 'body', key_column => 'id', source => 'links_docs', group_table => 'links_groups')
+	   AS review_html_named,
+	   near_dupe_review_html('links_groups', 'links_docs', 'id', 'body', 1)
+	   = near_dupe_review_html(group_id => 1, text_column => 'body', key_column => 'id', source => 'links_docs',
+							   group_table => 'links_groups')
+	   AS review_html_6_named,
+	   near_dupe_review_index_html('links_groups', 'links_docs', 'id', 'title', 'g%s.html')
+	   = near_dupe_review_index_html(page_name => 'g%s.html', label_column => 'title', key_column => 'id',
+									 source => 'links_docs', group_table => 'links_groups')
+	   AS index_html_named,
+	   near_dupe_review_index_html('links_groups', 'links_docs', 'id', 'title')
+	   = near_dupe_review_index_html(label_column => 'title', key_column => 'id', source => 'links_docs',
+									 group_table => 'links_groups')
+	   AS index_html_default_page_name,
+	   (SELECT array_agg(l) FROM near_dupe_group_links('links_groups', 'links_docs', 'id', 'sig', 0.45, 'wave') l)
+	   = (SELECT array_agg(l) FROM near_dupe_group_links(wave_column => 'wave', threshold => 0.45, sig_column => 'sig',
+														 key_column => 'id', source => 'links_docs', group_table => 'links_groups') l)
+	   AS group_links_named;
+-- The pages are what they are about: the group's members and the labels.
+SELECT strpos(near_dupe_review_html('links_groups', 'links_docs', 'id', 'body', 1, 5, 'title', 65536), 'Letter c1_2') > 0 AS member_label,
+	   strpos(near_dupe_review_index_html('links_groups', 'links_docs', 'id', 'title', 'g%s.html'), 'href="g1.html"') > 0 AS group_link;
