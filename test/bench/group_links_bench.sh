@@ -42,7 +42,7 @@ SQL
         psql -X -q -At -d "$RDB" -v ON_ERROR_STOP=1 <<SQL
 SET work_mem = '${GL_WORK_MEM:-64MB}';
 SET minhash.group_memory = '${GL_GROUP_MEMORY:-8GB}';
-SELECT count(*) FROM near_dupe_pairs('gl_first', 'id', 'sig', $t) \g /dev/null
+SELECT minhash_threshold() \g /dev/null
 SELECT clock_timestamp() AS t0 \gset
 SELECT count(*) AS n FROM near_dupe_pairs('real_docs', 'id', 'sig', $t) \gset
 SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric, 2) AS s \gset
