@@ -92,6 +92,19 @@ UPDATE links_one_wave SET wave = NULL WHERE key IN (SELECT key FROM links_groups
 SELECT count(*) = (SELECT count(*) FROM pg_temp.links_brute(0.45, true)) AS latest_wave_links
   FROM near_dupe_group_links('links_one_wave', 'links_docs', 'id', 'sig', 0.45, 'wave');
 
+-- A group table with bigint keys (near_dupe_groups(..., NULL::bigint)):
+-- keys meet as text, and the links are the brute force's.
+CREATE TABLE links_num AS SELECT row_number() OVER (ORDER BY id) AS num, id, sig FROM links_docs;
+CREATE TABLE links_num_groups AS SELECT * FROM near_dupe_groups('links_num', 'num', 'sig', 0.45, NULL::bigint);
+SELECT (SELECT array_agg(l) FROM near_dupe_group_links('links_num_groups', 'links_num', 'num', 'sig', 0.45) l)
+	   = (SELECT array_agg(b ORDER BY b.key, b.linked_group_id)
+			FROM (SELECT DISTINCT ON (a.key::text, b.group_id) a.key::text AS key, a.group_id, b.group_id AS linked_group_id,
+						 b.key::text AS linked_key, resemblance(da.sig, db.sig) AS resemblance
+					FROM links_num_groups a JOIN links_num da ON da.num = a.key,
+						 links_num_groups b JOIN links_num db ON db.num = b.key
+				   WHERE a.group_id <> b.group_id AND resemblance(da.sig, db.sig) >= 0.45
+				   ORDER BY a.key::text, b.group_id, resemblance(da.sig, db.sig) DESC, b.key::text) b) AS bigint_keys;
+
 -- The threshold left out is the setting.
 SET minhash.threshold = 0.45;
 SELECT count(*) = (SELECT count(*) FROM pg_temp.links_brute(0.45, false)) AS setting
