@@ -604,7 +604,7 @@ BEGIN
 				'<tr><td class="group"><a href="group-%%1$s.html">%%1$s</a></td><td class="status">%%2$s</td><td class="mark">%%3$s</td><td class="size">%%4$s</td><td class="pivot">%%5$s</td><td class="min">%%6$s</td><td class="class">%%7$s</td><td class="links">%%8$s</td></tr>',
 				p.group_id,
 				CASE WHEN p.coded THEN coalesce(minhash_internal.review_escape(pg_catalog.left(p.status, 200)), '')
-					 || coalesce(' <span class="note">' || minhash_internal.review_escape(pg_catalog.left(p.note, 200)) || '</span>', '')
+					 || coalesce(' &middot; <span class="note">' || minhash_internal.review_escape(pg_catalog.left(p.note, 200)) || '</span>', '')
 					 ELSE '' END,
 				CASE WHEN p.is_new THEN 'new' WHEN p.grew THEN 'grew +' || p.latest_rows ELSE '' END,
 				p.size, minhash_internal.review_document_html(p.pivot, p.label),
