@@ -40,6 +40,8 @@ SELECT group_id, (ARRAY['responsive', 'not responsive', 'privileged'])[group_id 
 INSERT INTO rb_groups SELECT *, 2 FROM near_dupe_groups_append('rb_groups', 'real_docs', 'id', 'sig', 0.8);
 -- labels as a production has them: a path per document
 CREATE VIEW rb_docs AS SELECT id, body, sig, format('mail/%s/%s-%s.eml', family, role, id) AS path FROM real_docs;
+-- group pages read one group at a time, by group_id
+CREATE INDEX ON rb_groups (group_id);
 VACUUM ANALYZE rb_groups;
 VACUUM ANALYZE rb_status;
 SQL
