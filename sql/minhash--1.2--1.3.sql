@@ -385,7 +385,9 @@ COMMENT ON FUNCTION minhash_internal.review_index_navigation(bigint, bigint) IS 
 -- table and hash joins with the source (labels, and the class of groups of
 -- one, whose text alone tells numbers only), the status table and the
 -- links: no look-up per group, so that 1M documents stay a matter of
--- seconds.  The planner has no statistics on keys as text and takes those
+-- seconds.  A label is read cut (names show 100 characters; the order by
+-- label looks at 1000), so that a text column given as labels is never
+-- held whole.  The planner has no statistics on keys as text and takes those
 -- joins for far larger than they are; a merge join would sort the source,
 -- texts and all, so it is turned off for the call.  Every string from the tables is escaped; the only links are
 -- relative ones to index*.html and group-N.html.
@@ -557,7 +559,7 @@ BEGIN
 			 GROUP BY l.group_id
 		), described AS (
 			SELECT gr.group_id, gr.size, gr.pivot, gr.min_resemblance, gr.latest_rows, gr.latest_keys,
-				   s.%3$I AS typed_key, CASE WHEN $7 THEN s.%7$I::text END AS label,
+				   s.%3$I AS typed_key, CASE WHEN $7 THEN pg_catalog.left(s.%7$I::text, 1000) END AS label,
 				   CASE WHEN gr.size > 1 THEN 'near-duplicates'
 						WHEN gr.own_resemblance IS NULL THEN 'no signature'
 						WHEN gr.own_resemblance = 0 THEN 'no words'
