@@ -180,9 +180,10 @@ SELECT substring(n.html FROM '<nav class="nav">.*?</header>') FROM rp_navigation
 \pset tuples_only off
 -- Every link of every page is an anchor of the page or a relative link to
 -- a page of the set.
-SELECT count(*) AS links, count(*) FILTER (WHERE m[1] LIKE '#%' AND strpos(p.html, format('id="%s"', substr(m[1], 2))) > 0) AS anchors,
-	   count(*) FILTER (WHERE m[1] ~ '^(index(-[0-9]+)?|group-[0-9]+)\.html$'
-						AND EXISTS (SELECT FROM rp_pages q WHERE q.file_name = m[1])) AS to_a_page
+SELECT count(*) FILTER (WHERE NOT (m[1] LIKE '#%' AND strpos(p.html, format('id="%s"', substr(m[1], 2))) > 0)
+						  AND NOT (m[1] ~ '^(index(-[0-9]+)?|group-[0-9]+)\.html$'
+								   AND EXISTS (SELECT FROM rp_pages q WHERE q.file_name = m[1]))) AS unresolved,
+	   count(*) FILTER (WHERE m[1] !~ '^#') AS to_a_page
   FROM rp_pages p, regexp_matches(p.html, 'href="([^"]*)"', 'g') m;
 -- Nothing of the tables is markup on a page.
 SELECT count(*) FILTER (WHERE html ~ '<b>|<drafts>|<script') AS raw_markup,
