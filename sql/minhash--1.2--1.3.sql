@@ -367,7 +367,7 @@ CREATE FUNCTION minhash_internal.review_index_navigation(page bigint, pages bigi
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-	RETURN format(E'<nav class="nav">Page %s of %s: %s &middot; %s &middot; %s &middot; %s</nav>\n', page, pages,
+	RETURN format(E'<nav class="nav"><span>Page %s of %s:</span> <span>%s &middot; %s &middot; %s &middot; %s</span></nav>\n', page, pages,
 		CASE WHEN page > 1 THEN format('<a href="%s">first</a>', minhash_internal.review_index_file(1)) ELSE 'first' END,
 		CASE WHEN page > 1 THEN format('<a href="%s">previous</a>', minhash_internal.review_index_file(page - 1)) ELSE 'previous' END,
 		CASE WHEN page < pages THEN format('<a href="%s">next</a>', minhash_internal.review_index_file(page + 1)) ELSE 'next' END,
@@ -603,12 +603,12 @@ BEGIN
 					  FROM described x WHERE NOT $4 OR NOT x.coded OR x.is_new OR x.grew) x
 		), index_rows AS (
 			SELECT p.page, pg_catalog.string_agg(pg_catalog.format(
-				'<tr><td class="group"><a href="group-%%1$s.html">%%1$s</a></td><td class="status">%%2$s</td><td class="mark">%%3$s</td><td class="size">%%4$s</td><td class="pivot">%%5$s</td><td class="min">%%6$s</td><td class="class">%%7$s</td><td class="links">%%8$s</td></tr>',
+				'<tr><td class="group"><a href="group-%%1$s.html">%%1$s</a></td><td class="coding">%%2$s</td><td class="change">%%3$s</td><td class="size">%%4$s</td><td class="pivot">%%5$s</td><td class="min">%%6$s</td><td class="class">%%7$s</td><td class="links">%%8$s</td></tr>',
 				p.group_id,
-				CASE WHEN p.coded THEN coalesce(minhash_internal.review_escape(pg_catalog.left(p.status, 200)), '')
-					 || coalesce(' &middot; <span class="note">' || minhash_internal.review_escape(pg_catalog.left(p.note, 200)) || '</span>', '')
+				CASE WHEN p.coded THEN '<span class="status">' || coalesce(minhash_internal.review_escape(pg_catalog.left(p.status, 200)), '') || '</span>'
+					 || coalesce(' <span class="note">' || minhash_internal.review_escape(pg_catalog.left(p.note, 200)) || '</span>', '')
 					 ELSE '' END,
-				CASE WHEN p.is_new THEN 'new' WHEN p.grew THEN 'grew +' || p.latest_rows ELSE '' END,
+				CASE WHEN p.is_new THEN '<span class="mark">new</span>' WHEN p.grew THEN '<span class="mark">grew +' || p.latest_rows || '</span>' ELSE '' END,
 				p.size, minhash_internal.review_document_html(p.pivot, p.label),
 				coalesce(pg_catalog.round(p.min_resemblance::numeric, 3)::text, '&ndash;'),
 				p.class,
@@ -644,7 +644,7 @@ BEGIN
 ', $3, (p.t).new_groups, CASE WHEN (p.t).new_groups = 1 THEN 'group' ELSE 'groups' END,
 						   (p.t).grown_groups, CASE WHEN (p.t).grown_groups = 1 THEN 'group' ELSE 'groups' END,
 						   coalesce((p.t).new_members, 0), CASE WHEN (p.t).new_members = 1 THEN 'member' ELSE 'members' END) ELSE '' END,
-					   CASE WHEN %11$L THEN pg_catalog.format('<dt>Links</dt><dd class="links">%%s %%s near another group, in %%s %%s</dd>
+					   CASE WHEN %11$L THEN pg_catalog.format('<dt>Links</dt><dd class="linked">%%s %%s near another group, in %%s %%s</dd>
 ', coalesce((p.t).linked_documents, 0), CASE WHEN (p.t).linked_documents = 1 THEN 'document' ELSE 'documents' END,
 						   (p.t).linking_groups, CASE WHEN (p.t).linking_groups = 1 THEN 'group' ELSE 'groups' END) ELSE '' END,
 					   pg_catalog.format('%%s %%s of %%s, %%s', CASE WHEN $4 THEN 'to review:' ELSE 'all' END, (p.t).shown, (p.t).groups, $6),
@@ -662,7 +662,7 @@ BEGIN
 		  FROM pages p
 		UNION ALL
 		SELECT 1, p.ord, pg_catalog.format('group-%%s.html', p.group_id), NULL::text, p.group_id,
-			   pg_catalog.format('<nav class="nav"><a href="%%s">index page %%s</a> &middot; %%s &middot; %%s</nav>
+			   pg_catalog.format('<nav class="nav"><a href="%%s">index page %%s</a> <span>%%s</span> <span>%%s</span></nav>
 %%s%%s%%s',
 				   minhash_internal.review_index_file(p.page), p.page,
 				   CASE WHEN p.previous_group IS NULL THEN 'the first group' ELSE pg_catalog.format('previous: <a href="group-%%1$s.html">group %%1$s</a>', p.previous_group) END,

@@ -121,8 +121,8 @@ def main():
             classes[group] = cells["class"].text() if "class" in cells else ""
             if classes[group] not in CLASSES or (sizes[group] > 1) != (classes[group] == "near-duplicates"):
                 problems.append(f"{name}: group {group} of {sizes[group]} documents in class {classes[group]!r}")
-            if "mark" in cells and not re.fullmatch(r"|new|grew \+[0-9]+", cells["mark"].text()):
-                problems.append(f"{name}: group {group} marked {cells['mark'].text()!r}")
+            if "change" in cells and not re.fullmatch(r"|new|grew \+[0-9]+", cells["change"].text()):
+                problems.append(f"{name}: group {group} marked {cells['change'].text()!r}")
         for dd in root.find_all("dd"):
             summary.setdefault(tuple(dd.classes()), dd.text())
 
