@@ -11,6 +11,19 @@
 
 ----- Labels on review pages -----
 
+-- Text as HTML: the five characters that could end an element or an
+-- attribute written as entities, as highlight() writes them, in one
+-- expression the planner inlines (an index of a million rows escapes its
+-- statuses and notes without a call per row).
+CREATE FUNCTION minhash_internal.review_escape(raw text)
+	RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+SELECT pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+	   raw, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')
+$$;
+
+COMMENT ON FUNCTION minhash_internal.review_escape(text) IS 'text as HTML: &, <, >, " and '' written as entities, as highlight(text, '''', 1, ''html'') writes them';
+
 -- How a page names a document: its label, when there is one, then its key,
 -- both escaped, each cut to its first 100 characters and an ellipsis, so
 -- that a text column given as the label column names documents without
@@ -21,9 +34,9 @@ CREATE OR REPLACE FUNCTION minhash_internal.review_document_html(key text, label
 	SET search_path = pg_catalog, pg_temp AS $function$
 BEGIN
 	RETURN CASE WHEN label IS NULL THEN ''
-				ELSE '<span class="label">' || (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog."left"(label, 100), '', 1, 'html') h)
+				ELSE '<span class="label">' || minhash_internal.review_escape(pg_catalog."left"(label, 100))
 					 || CASE WHEN pg_catalog.length(label) > 100 THEN '&hellip;' ELSE '' END || '</span> ' END
-		|| '<span class="key">' || coalesce((SELECT h.a_marked FROM @extschema@.highlight(pg_catalog."left"(key, 100), '', 1, 'html') h)
+		|| '<span class="key">' || coalesce(minhash_internal.review_escape(pg_catalog."left"(key, 100))
 											|| CASE WHEN pg_catalog.length(key) > 100 THEN '&hellip;' ELSE '' END, 'NULL') || '</span>';
 END
 $function$;
@@ -594,19 +607,6 @@ BEGIN
 	END IF;
 END
 $function$;
-
--- Text as HTML: the five characters that could end an element or an
--- attribute written as entities, as highlight() writes them, in one
--- expression the planner inlines (an index of a million rows escapes its
--- statuses and notes without a call per row).
-CREATE FUNCTION minhash_internal.review_escape(raw text)
-	RETURNS text
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-SELECT pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
-	   raw, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')
-$$;
-
-COMMENT ON FUNCTION minhash_internal.review_escape(text) IS 'text as HTML: &, <, >, " and '' written as entities, as highlight(text, '''', 1, ''html'') writes them';
 
 -- The index pages' file names: index.html, then index-2.html, ...
 CREATE FUNCTION minhash_internal.review_index_file(page bigint)
