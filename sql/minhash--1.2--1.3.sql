@@ -96,6 +96,7 @@ mark[data-chunk$="0"] { background: #e3a3ff; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 10px; border-bottom: 1px solid #d0d7de; }
 td.size, td.min { text-align: right; font-variant-numeric: tabular-nums; }
+td.group, td.change, td.size, td.min, td.class, td.pivot .key, td .status { white-space: nowrap; }
 .new, .doc-class, .mark, .status { display: inline-block; padding: 0 7px; border-radius: 10px; font: 600 12px/1.6 system-ui, sans-serif;
        color: #1f2328; vertical-align: 1px; }
 .new, .mark { background: #ffd8a8; border: 1px solid #bc4c00; }
