@@ -649,8 +649,11 @@ COMMENT ON FUNCTION minhash_internal.review_index_navigation(bigint, bigint) IS 
 -- label looks at 1000), so that a text column given as labels is never
 -- held whole.  The planner has no statistics on keys as text and takes those
 -- joins for far larger than they are; a merge join would sort the source,
--- texts and all, so it is turned off for the call.  Every string from the tables is escaped; the only links are
--- relative ones to index*.html and group-N.html.
+-- texts and all, so it is turned off for the call.  Every string from the
+-- tables is escaped; the only links are relative ones to index*.html and
+-- group-N.html.  show => 'to review' keeps the groups without a status,
+-- those new or grown in the latest wave, and those holding a member that a
+-- document of the latest wave resembles, so that every link has its page.
 CREATE FUNCTION @extschema@.near_dupe_review_pages(group_table regclass, source regclass, key_column name, text_column name,
 												   label_column name DEFAULT NULL, order_by text DEFAULT 'size',
 												   page_size integer DEFAULT 1000, status_table regclass DEFAULT NULL,
@@ -709,7 +712,7 @@ BEGIN
 	IF show NOT IN ('all', 'to review') THEN
 		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
 			MESSAGE = format('unrecognized show: %s', left(show, 40)),
-			HINT = 'Show ''all'' groups (the default) or those ''to review'': without a status row, or new or grown in the latest wave.';
+			HINT = 'Show ''all'' groups (the default) or those ''to review'': without a status row, new or grown in the latest wave, or resembled by a new document.';
 	END IF;
 	IF max_text_bytes < 16384 THEN
 		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
@@ -829,11 +832,13 @@ BEGIN
 				   $3 IS NOT NULL AND gr.latest_rows = gr.size AS is_new,
 				   $3 IS NOT NULL AND gr.latest_rows > 0 AND gr.latest_rows < gr.size AS grew,
 				   st.group_id IS NOT NULL AS coded, st.status, st.note, st.reviewed_by, st.reviewed_at,
-				   ln.linked_documents, ln.linked_groups, ln.linked_ids, ln.link_lines
+				   ln.linked_documents, ln.linked_groups, ln.linked_ids, ln.link_lines,
+				   lt.group_id IS NOT NULL AS linked_to
 			  FROM grouped gr
 			  LEFT JOIN %8$s s ON (s.%3$I IS NULL, coalesce(s.%3$I::text, '')) = (gr.pivot IS NULL, coalesce(gr.pivot, ''))
 			  LEFT JOIN statuses st ON st.group_id = gr.group_id
 			  LEFT JOIN linked ln ON ln.group_id = gr.group_id
+			  LEFT JOIN (SELECT DISTINCT l.linked_group_id AS group_id FROM links l) lt ON lt.group_id = gr.group_id
 		), totals AS (
 			SELECT pg_catalog.sum(d.size) AS documents, pg_catalog.count(*) AS groups,
 				   pg_catalog.sum(d.size) FILTER (WHERE d.class = 'near-duplicates') AS near_documents,
@@ -848,7 +853,7 @@ BEGIN
 				   pg_catalog.sum(d.latest_rows) FILTER (WHERE d.grew) AS new_members,
 				   pg_catalog.sum(d.linked_documents) AS linked_documents,
 				   pg_catalog.count(*) FILTER (WHERE d.linked_groups > 0) AS linking_groups,
-				   pg_catalog.count(*) FILTER (WHERE NOT $4 OR NOT d.coded OR d.is_new OR d.grew) AS shown
+				   pg_catalog.count(*) FILTER (WHERE NOT $4 OR NOT d.coded OR d.is_new OR d.grew OR d.linked_to) AS shown
 			  FROM described d
 		), status_counts AS (
 			SELECT pg_catalog.string_agg(pg_catalog.format('%%s: %%s', c.shown, c.groups), ', ' ORDER BY c.groups DESC, c.shown) AS line
@@ -860,7 +865,7 @@ BEGIN
 				   pg_catalog.lag(x.group_id) OVER (ORDER BY x.ord) AS previous_group,
 				   pg_catalog.lead(x.group_id) OVER (ORDER BY x.ord) AS next_group
 			  FROM (SELECT x.*, pg_catalog.row_number() OVER (ORDER BY %9$s) AS ord
-					  FROM described x WHERE NOT $4 OR NOT x.coded OR x.is_new OR x.grew) x
+					  FROM described x WHERE NOT $4 OR NOT x.coded OR x.is_new OR x.grew OR x.linked_to) x
 		), index_rows AS (
 			SELECT p.page, pg_catalog.string_agg(pg_catalog.format(
 				'<tr><td class="group"><a href="group-%%1$s.html">%%1$s</a></td><td class="coding">%%2$s</td><td class="change">%%3$s</td><td class="size">%%4$s</td><td class="pivot">%%5$s</td><td class="min">%%6$s</td><td class="class">%%7$s</td><td class="links">%%8$s</td></tr>',
@@ -961,4 +966,4 @@ BEGIN
 	END LOOP;
 END $$;
 
-COMMENT ON FUNCTION @extschema@.near_dupe_review_pages(regclass, regclass, name, name, name, text, integer, regclass, name, name, double precision, text, boolean, integer, bigint) IS 'a production as HTML pages for review, as (file_name, html) rows: index.html, index-2.html, ... listing every group (groups of one included, with their class: near-duplicates, singleton, no words, numbers only, no signature), page_size per page, ordered by order_by (''size'', ''resemblance'', ''label'', ''group_id''), with each group''s status (status_table), its mark from the latest wave (wave_column: new, grew) and its links to other groups (sig_column: near_dupe_group_links); then (group_pages) group-N.html for each listed group with the way back to the index, the previous and next group, its status, mark, new members and links; show ''to review'' lists only groups without a status or new or grown in the latest wave';
+COMMENT ON FUNCTION @extschema@.near_dupe_review_pages(regclass, regclass, name, name, name, text, integer, regclass, name, name, double precision, text, boolean, integer, bigint) IS 'a production as HTML pages for review, as (file_name, html) rows: index.html, index-2.html, ... listing every group (groups of one included, with their class: near-duplicates, singleton, no words, numbers only, no signature), page_size per page, ordered by order_by (''size'', ''resemblance'', ''label'', ''group_id''), with each group''s status (status_table), its mark from the latest wave (wave_column: new, grew) and its links to other groups (sig_column: near_dupe_group_links); then (group_pages) group-N.html for each listed group with the way back to the index, the previous and next group, its status, mark, new members and links; show ''to review'' lists only groups without a status, new or grown in the latest wave, or holding a member a document of the latest wave resembles (so that every link leads to a page)';

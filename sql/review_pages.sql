@@ -129,13 +129,27 @@ SELECT pg_temp.listed('size', 25) = (SELECT ids FROM rp_expected_order WHERE ord
 SELECT count(*) AS pages, string_agg(file_name, ' ') AS files, sum((SELECT count(*) FROM regexp_matches(html, '<tr><td', 'g'))) AS rows FROM rp_some;
 -- Only what is to review: groups without a status, and those new or grown
 -- in the latest wave (the coded contract's group grew; the licence's is
--- left out).
+-- left out; without links, nothing else).
 SELECT pg_temp.listed('group_id', 10, 'to review') = (
 		SELECT string_agg(group_id::text, ' ' ORDER BY group_id)
 		  FROM (SELECT g.group_id FROM rp_groups g LEFT JOIN rp_status s USING (group_id)
 				 GROUP BY g.group_id HAVING bool_and(s.group_id IS NULL) OR bool_or(g.wave = 2)) t) AS to_review;
 SELECT substring(html FROM '<dd class="shown">[^<]*</dd>') AS shown FROM rp_some WHERE file_name = 'index.html';
 DROP TABLE rp_some;
+-- With links, 'to review' also keeps a coded group that a document of the
+-- latest wave resembles (the memo's, coded for a moment), so that every
+-- link of the call's pages leads to one of its pages.
+INSERT INTO rp_status SELECT DISTINCT group_id, 'reviewed' FROM rp_groups WHERE key::int = 4;
+CREATE TABLE rp_review AS
+SELECT * FROM near_dupe_review_pages('rp_groups', 'rp_docs', 'id', 'body', label_column => 'path', page_size => 10,
+									 status_table => 'rp_status', wave_column => 'wave', sig_column => 'sig', threshold => 0.5,
+									 show => 'to review');
+SELECT EXISTS (SELECT FROM rp_review r JOIN rp_groups g ON r.file_name = 'group-' || g.group_id || '.html' WHERE g.key::int = 4) AS memo_page,
+	   (SELECT count(*) FROM rp_review r, regexp_matches(r.html, 'href="([^"#]+)"', 'g') m
+		 WHERE m[1] NOT IN (SELECT file_name FROM rp_review)) AS dead_links,
+	   (SELECT count(*) FROM rp_review r, regexp_matches(r.html, 'href="([^"#]+)"', 'g') m) > 0 AS some_links;
+DELETE FROM rp_status WHERE group_id IN (SELECT group_id FROM rp_groups WHERE key::int = 4);
+DROP TABLE rp_review;
 
 -- Group pages: one per listed group, in the index's order; each links to
 -- the index page that lists it and to the previous and next group of the
