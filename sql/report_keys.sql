@@ -110,7 +110,7 @@ SELECT report, pg_temp.result(format(call, 'rk_groups', 'rk_docs', 1)) = pg_temp
 SELECT * FROM near_dupe_group_stats('rk_null', NULL::integer);
 SELECT key, role, resemblance, marked FROM near_dupe_review('rk_null', 'rk_null_docs', 'id', 'body', 1);
 SELECT strpos(near_dupe_review_html('rk_null', 'rk_null_docs', 'id', 'body', 1, 5, 'subject'),
-			  '<h3>Pivot <span class="label">budget, corrected</span> <span class="key">NULL</span></h3>') > 0 AS null_pivot_page,
+			  '<h3>Pivot <span class="label">budget, corrected</span> <span class="key">NULL</span> <a href="#pivot">') > 0 AS null_pivot_page,
 	   strpos(near_dupe_review_index_html('rk_null', 'rk_null_docs', 'id', 'subject'),
 			  '<td class="pivot"><span class="label">budget, corrected</span> <span class="key">NULL</span></td>') > 0 AS null_pivot_indexed;
 -- The numbers-only document found by its null key.

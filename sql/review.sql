@@ -123,8 +123,9 @@ SELECT substring(:'page' FROM '<header.*');
 -- Every link leads to an anchor on the page.
 SELECT count(*) AS links, count(*) FILTER (WHERE strpos(:'page', format('id="%s"', m[1])) > 0) AS resolved
   FROM regexp_matches(:'page', 'href="#([^"]+)"', 'g') m;
--- A long shared passage is folded, its middle in <details>, with the same
--- words cut off on both sides; the change in the middle is listed.
+-- A long shared passage is folded, its middle in <details>: in the member
+-- the passages over 1600 bytes, beside it in the pivot every one, to its
+-- first and last words; the change in the middle is listed.
 SELECT near_dupe_review_html('review_prod_groups', 'review_prod', 'id', 'body', 2, 5, 'path') AS long_page \gset
 SELECT (SELECT count(*) FROM regexp_matches(:'long_page', '<details class="fold">', 'g')) AS folds,
 	   (SELECT array_agg(m[1]) FROM regexp_matches(:'long_page', '<summary>&hellip; ([0-9]+) more shared words</summary>', 'g') m) AS folded_words,
@@ -167,5 +168,85 @@ UPDATE review_prod SET body = NULL WHERE id = 6;
 SELECT substring(near_dupe_review_html('review_prod_groups', 'review_prod', 'id', 'body', 2, 5, 'path', 16384)
 				 FROM '<div class="changes">.*?</div>') AS null_member;
 DROP TABLE review_prod, review_prod_groups;
+
+-- Nothing drawn twice: the pivot's text once, at the top; members with the
+-- pivot's text on one line; members whose texts are the same as each
+-- other's (not the pivot's) one section that names them all, beside the
+-- pivot with its shared passages folded.
+CREATE TABLE review_copies (id text PRIMARY KEY, path text, body text);
+INSERT INTO review_copies VALUES
+	('p', 'report.txt', 'The quarterly report of the northern sales office lists every customer visit, order and refund for the period.'),
+	('p2', 'report copy.txt', 'The quarterly report of the northern sales office lists every customer visit, order and refund for the period.'),
+	('s1', 'south/a.txt', 'The quarterly report of the southern sales office lists every customer visit, order and refund for the period.'),
+	('s2', 'south/b.txt', 'The quarterly report of the southern sales office lists every customer visit, order and refund for the period.'),
+	('s3', NULL, 'The quarterly report of the southern sales office lists every customer visit, order and refund for the period.'),
+	('s4', 'south/d.txt', 'The quarterly report of the southern sales office lists every customer visit, order and refund for the period. '),
+	('e', 'east.txt', 'The quarterly report of the eastern sales office lists every customer visit, order and refund for the period.');
+CREATE TABLE review_copies_groups (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO review_copies_groups VALUES (1, 'p', 'p', 1), (1, 'p2', 'p', 1), (1, 's1', 'p', 0.8), (1, 's2', 'p', 0.8),
+	(1, 's3', 'p', 0.8), (1, 's4', 'p', 0.8), (1, 'e', 'p', 0.75);
+SELECT near_dupe_review_html('review_copies_groups', 'review_copies', 'id', 'body', 1, 5, 'path') AS page \gset
+-- Three of the four southern copies are one text (the fourth has a space
+-- more: a text of its own), drawn once; the pivot's text in full once.
+SELECT (SELECT count(*) FROM regexp_matches(:'page', '<section class="member"', 'g')) AS member_sections,
+	   (SELECT count(*) FROM regexp_matches(:'page', 'class="side pivot"', 'g')) AS pivot_columns,
+	   (SELECT count(*) FROM regexp_matches(:'page', 'northern sales office lists every customer visit, order and refund for the period.', 'g')) AS pivot_text_in_full,
+	   (SELECT count(*) FROM regexp_matches(:'page', 'southern sales office lists every customer visit, order and refund for the period.', 'g')) AS southern_text_in_full,
+	   substring(:'page' FROM '<dd class="size">[0-9]+</dd>') AS size;
+\pset format unaligned
+\pset tuples_only on
+SELECT substring(:'page' FROM '<p class="identical">.*?</p>');
+SELECT substring(:'page' FROM '<p class="copies">.*?</p>');
+-- The pivot beside a member: what only the pivot has in place, the shared
+-- passages folded to their first and last words, the same chunk numbers.
+SELECT substring(:'page' FROM '<section class="member" id="m1">.*?</section>');
+\pset format aligned
+\pset tuples_only off
+SELECT count(*) AS links, count(*) FILTER (WHERE strpos(:'page', format('id="%s"', m[1])) > 0) AS resolved
+  FROM regexp_matches(:'page', 'href="#([^"]+)"', 'g') m;
+-- The production's pages: extra_summary at the end of the summary, the
+-- members in new_keys marked new (one of the copies: in its section's list).
+SELECT minhash_internal.review_group_page('review_copies_groups', 'review_copies', 'id', 'body', 1, 5, 'path', 2097152,
+										  '<p class="nav">navigation</p>', ARRAY['s2', 'e']) AS marked \gset
+SELECT strpos(:'marked', '<p class="nav">navigation</p></header>') > 0 AS extra_summary_ends_the_summary,
+	   (SELECT count(*) FROM regexp_matches(:'marked', '<span class="new">new</span>', 'g')) AS new_badges,
+	   strpos(:'marked', '<span class="key">s2</span> <span class="new">new</span>') > 0 AS copy_marked,
+	   strpos(:'marked', '<span class="key">e</span> <span class="new">new</span>') > 0 AS member_marked,
+	   :'marked' ~ '\.new[, ][^}]*\{' AS styled;
+-- A label or key over 100 characters is cut to 100 and an ellipsis: a
+-- text column given as the label column names documents, never prints them.
+UPDATE review_copies SET path = repeat('long path ', 30) WHERE id = 'e';
+INSERT INTO review_copies VALUES (repeat('k', 150), 'a long key', 'The quarterly report of the western sales office lists every customer visit, order and refund for the period.');
+INSERT INTO review_copies_groups VALUES (1, repeat('k', 150), 'p', 0.7);
+SELECT DISTINCT length(m[1]) AS label_length, right(m[1], 12) AS ends
+  FROM regexp_matches(near_dupe_review_html('review_copies_groups', 'review_copies', 'id', 'body', 1, 5, 'path'),
+					  '<span class="(?:label|key)">([^<]{100,})</span>', 'g') m;
+CREATE TABLE review_bodies AS SELECT i AS id, repeat(format('document %s says the same long thing again. ', i), 400) AS body FROM generate_series(1, 20) i;
+CREATE TABLE review_bodies_groups AS SELECT 1::bigint AS group_id, id AS key, 1 AS pivot, 1 - id / 100.0::float8 AS resemblance FROM review_bodies;
+SELECT near_dupe_review_html(group_table => 'review_bodies_groups', source => 'review_bodies', key_column => 'id', text_column => 'body',
+							 group_id => 1, min_words => 5, label_column => 'body') AS labelled,
+	   near_dupe_review_html(group_table => 'review_bodies_groups', source => 'review_bodies', key_column => 'id', text_column => 'body',
+							 group_id => 1, min_words => 5, label_column => 'id') AS unlabelled,
+	   near_dupe_review_index_html(group_table => 'review_bodies_groups', source => 'review_bodies', key_column => 'id',
+								   label_column => 'body') AS index_page \gset
+SELECT (SELECT sum(octet_length(body)) FROM review_bodies) AS text_bytes,
+	   octet_length(:'labelled') - octet_length(:'unlabelled') < 20 * 4 * 150 AS labels_add_little,
+	   (SELECT max(length(m[1])) FROM regexp_matches(:'labelled', '<span class="label">([^<]*)</span>', 'g') m) AS longest_label,
+	   octet_length(:'index_page') < 20000 AS index_page_small,
+	   substring(:'index_page' FROM '<td class="pivot">.*?</td>') AS pivot_cell;
+-- A document without words: a class badge by its name and a note in
+-- place of an empty box; numbers only: a badge.
+CREATE TABLE review_classes (id text, body text);
+INSERT INTO review_classes VALUES ('empty', ''), ('dots', '... -- !!'), ('n1', '2024 2025 0042 1234 5678 9999'), ('n2', '2024 2025 0042 1234 5678 9998');
+CREATE TABLE review_classes_groups (group_id bigint, key text, pivot text, resemblance float8);
+INSERT INTO review_classes_groups VALUES (1, 'empty', 'empty', 0), (2, 'dots', 'dots', 0), (3, 'n1', 'n1', 1), (3, 'n2', 'n1', 0.8);
+\pset format unaligned
+\pset tuples_only on
+SELECT substring(near_dupe_review_html('review_classes_groups', 'review_classes', 'id', 'body', g, 5, 'id') FROM '<section class="pivot-block".*?</section>')
+  FROM generate_series(1, 2) g;
+SELECT m[1] FROM regexp_matches(near_dupe_review_html('review_classes_groups', 'review_classes', 'id', 'body', 3, 5, 'id'), '<h[23]>(.*?)</h[23]>', 'g') m;
+\pset format aligned
+\pset tuples_only off
+DROP TABLE review_copies, review_copies_groups, review_bodies, review_bodies_groups, review_classes, review_classes_groups;
 
 DROP TABLE review_docs, review_groups, review_typed, review_typed_groups, review_equal_keys, review_equal_groups;

@@ -10,7 +10,13 @@ Always checked, on any page:
   * one <style> with a colour rule mark[data-chunk$="d"] for every last
     digit d, and white-space: pre-wrap on .text (line breaks kept);
   * a summary (h1, dd.size, dd.pivot-key, dd.mean, dd.min) whose size is
-    the number of member sections plus one;
+    the pivot, the members listed as its text, the members drawn (a section
+    drawn once for several members with one text names them all in its
+    .copies line) and those not drawn;
+  * the pivot's text in full once, in its own block (section.pivot-block)
+    at the top: beside a member, the pivot's shared passages are folded
+    (what <details> holds is not shown until opened), so no member's pivot
+    column shows the whole of the pivot's text;
   * each member section holds one .pair of exactly two columns, the pivot
     (left) and the member (right), each with one .text;
   * every chunk number marked on the left is marked on the right and vice
@@ -67,6 +73,14 @@ class Node:
         summary, the note of an elided middle or of a cut end."""
         return "".join(c if isinstance(c, str) else
                        ("" if c.tag == "summary" or {"elided", "cut"} & set(c.classes()) else c.shown_text())
+                       for c in self.children)
+
+    def visible_text(self):
+        """What a reader sees without opening anything: shown_text without
+        the contents of a closed <details> (its summary is the page's own)."""
+        return "".join(c if isinstance(c, str) else
+                       ("" if c.tag in ("summary", "details") and "open" not in c.attrs
+                        or {"elided", "cut"} & set(c.classes()) else c.visible_text())
                        for c in self.children)
 
     def text_outside_marks(self):
@@ -195,14 +209,41 @@ def check(path, args):
     one("dd", "mean")
     one("dd", "min")
     sections = root.find_all("section", "member")
+    copies = {}
+    for section in sections:
+        line = section.direct("p", "copies")
+        if len(line) > 1:
+            fail(problems, "a member section with more than one .copies line")
+        named = line[0].find_all("span", "key") if line else []
+        count = re.match(r"(\d+) members", line[0].text()) if line else None
+        if line and (count is None or int(count.group(1)) < 2
+                     or (int(count.group(1)) <= 1000 and int(count.group(1)) != len(named))):
+            fail(problems, f"a .copies line that names {len(named)} members: {line[0].text()[:80]!r}")
+        copies[id(section)] = int(count.group(1)) if count else 1
+    drawn = sum(copies.values())
+    pivot_blocks = root.find_all("section", "pivot-block")
     identical = [k for p in root.find_all("p", "identical") for k in p.find_all("span", "key")]
     unshown = [k for u in root.find_all("ul", "unshown") for k in u.find_all("span", "key")]
     cut_notes = root.find_all("section", "cut-note")
     if len(h1) != 1:
         fail(problems, f"{len(h1)} <h1>, not 1")
-    if size is not None and size.text() != str(len(sections) + len(identical) + len(unshown) + 1):
-        fail(problems, f"the summary says {size.text()} documents, the page shows {len(sections)} members, "
-                       f"{len(identical)} identical, {len(unshown)} not drawn and the pivot")
+    if size is not None and size.text() != str(drawn + len(identical) + len(unshown) + 1):
+        fail(problems, f"the summary says {size.text()} documents, the page shows {drawn} members "
+                       f"({len(sections)} sections), {len(identical)} identical, {len(unshown)} not drawn and the pivot")
+    if args.copies is not None and drawn - len(sections) + sum(1 for c in copies.values() if c > 1) != args.copies:
+        fail(problems, f"{drawn - len(sections) + sum(1 for c in copies.values() if c > 1)} members named in "
+                       f".copies lines, expected {args.copies}")
+    pivot_words = None
+    if len(pivot_blocks) != 1:
+        fail(problems, f"{len(pivot_blocks)} pivot blocks (section.pivot-block), not 1")
+    else:
+        texts = pivot_blocks[0].find_all("div", "text")
+        if len(texts) != 1:
+            fail(problems, "the pivot block has no single .text")
+        else:
+            pivot_words = words(texts[0].visible_text())
+            if texts[0].find_all("mark") or texts[0].find_all("details"):
+                fail(problems, "the pivot block's text is marked or folded: it should be drawn whole")
     if args.identical is not None and len(identical) != args.identical:
         fail(problems, f"{len(identical)} members listed as the pivot's text, expected {args.identical}")
     if args.cut_note and not cut_notes:
@@ -211,6 +252,9 @@ def check(path, args):
         fail(problems, "a note of text left out, on a page that should hold everything")
     if args.max_bytes is not None and os.path.getsize(args.page) > args.max_bytes:
         fail(problems, f"the page is {os.path.getsize(args.page)} bytes, over {args.max_bytes}")
+    for cls in args.doc_class:
+        if cls not in [b.text() for b in root.find_all("span", "doc-class")]:
+            fail(problems, f"no class badge {cls!r} (span.doc-class)")
     if args.members is not None and len(sections) != args.members:
         fail(problems, f"{len(sections)} member sections, expected {args.members}")
     if args.pivot is not None and pivot is not None and pivot.text() != args.pivot:
@@ -240,6 +284,11 @@ def check(path, args):
             fail(problems, f"member {key!r}: a column without exactly one .text")
             continue
         left, right = texts[0][0], texts[1][0]
+        # The pivot's text once: beside a member, a shared passage long
+        # enough to fold is folded, so the column never reads in full.
+        if pivot_words and words(left.visible_text()) == pivot_words \
+                and any(len(m.shown_text()) > 40 for m in left.find_all("mark")):
+            fail(problems, f"member {key!r}: the pivot's column shows the whole of the pivot's text again")
         marks = []
         for side in (left, right):
             by_number = {}
@@ -282,8 +331,9 @@ def check(path, args):
         for p in problems:
             print(f"check_dom: {path}: {p}", file=sys.stderr)
         return False
-    print(f"check_dom: {path}: ok: {len(sections)} members beside the pivot, {mark_count} chunks paired, "
-          f"{len(identical)} identical, {links} links{', a note of what was cut' if cut_notes else ''}")
+    print(f"check_dom: {path}: ok: the pivot's text once, {len(sections)} texts ({drawn} members) beside the pivot, "
+          f"{mark_count} chunks paired, {len(identical)} identical, {links} links"
+          f"{', a note of what was cut' if cut_notes else ''}")
     return True
 
 
@@ -377,6 +427,8 @@ def main():
     parser.add_argument("dom")
     parser.add_argument("--members", type=int)
     parser.add_argument("--identical", type=int, help="members listed as having the pivot's text")
+    parser.add_argument("--copies", type=int, help="members named in the .copies lines (texts drawn once for several)")
+    parser.add_argument("--doc-class", action="append", default=[], help="a class badge (span.doc-class) shown")
     parser.add_argument("--cut-note", action="store_true", help="the page must say what its cap left out")
     parser.add_argument("--labels", action="store_true", help="every member named by a label")
     parser.add_argument("--differences", action="store_true", help="every member has its list of differences")

@@ -133,7 +133,9 @@ python3 test/review/check_dom.py "$WORK/spam-script.dom"
 #   pivot-unmarked: the pivot's column without marks (minhash 1.0 marked
 #                   the member only);
 #   raw-script:     one text not escaped;
-#   renumbered:     a chunk number changed in one member column.
+#   renumbered:     a chunk number changed in one member column;
+#   pivot-repeated: the pivot's column beside a member unfolded (the
+#                   pivot's whole text shown again).
 python3 - "$WORK" <<'PY'
 import re, sys
 work = sys.argv[1]
@@ -144,12 +146,13 @@ spoiled = {
     "pivot-unmarked": re.sub(r'<div class="side pivot">.*?</div></div>', unmark_pivot, page, flags=re.S),
     "raw-script": page.replace("&lt;script&gt;alert(1)&lt;/script&gt;", "<script>alert(1)</script>", 1),
     "renumbered": re.sub(r'(<div class="side other">.*?data-chunk=")2"', r'\g<1>3"', page, count=1, flags=re.S),
+    "pivot-repeated": re.sub(r'<details class="fold"><summary>.*?</summary>|</details>', "", page),
 }
 for name, html in spoiled.items():
     assert html != page, name
     open(f"{work}/spoiled-{name}.html", "w", encoding="utf-8").write(html)
 PY
-for spoiled in pivot-unmarked raw-script renumbered; do
+for spoiled in pivot-unmarked raw-script renumbered pivot-repeated; do
     chromium_run --dump-dom "file://$WORK/spoiled-$spoiled.html" >"$WORK/spoiled-$spoiled.dom"
     if python3 test/review/check_dom.py "$WORK/spoiled-$spoiled.dom" 2>"$WORK/spoiled-$spoiled.err"; then
         die "check_dom.py passed the spoiled page $spoiled"
@@ -165,16 +168,20 @@ mkdir -p "$WORK/production"
 psql -X -q -v ON_ERROR_STOP=1 -v work="$WORK" <<'SQL'
 SET client_min_messages = warning;
 -- A group whose members are two exact copies of the pivot (one line that
--- lists them), a copy that differs only in spacing, and a revision.
+-- lists them), a copy that differs only in spacing, and a revision saved
+-- four times (drawn once, its four names listed); an empty mail alone.
 CREATE TEMP TABLE prod_docs (id int PRIMARY KEY, path text, body text);
 INSERT INTO prod_docs VALUES
 (1, 'mail/2019/<budget>.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Friday so that we can close the books.\n\nThanks, Dana'),
 (2, 'mail/2019/budget copy.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Friday so that we can close the books.\n\nThanks, Dana'),
 (3, 'backup/budget.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Friday so that we can close the books.\n\nThanks, Dana'),
 (4, 'mail/2019/budget-reflowed.eml', E'Subject: Q3 budget\n\nThe third quarter budget is attached for review by the finance team.  Please send comments\nto the controller before Friday so that we can close the books.\n\nThanks, Dana'),
-(5, 'mail/2019/budget-revised.eml', E'Subject: Q3 budget (revised)\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Monday so that we can close the books.\n\nThanks, Dana');
+(5, 'mail/2019/budget-revised.eml', E'Subject: Q3 budget (revised)\n\nThe third quarter budget is attached for review by the finance team.\nPlease send comments to the controller before Monday so that we can close the books.\n\nThanks, Dana'),
+(9, 'mail/2019/empty.eml', '');
+INSERT INTO prod_docs SELECT i, format('backup/%s/budget-revised.eml', i), body FROM prod_docs, generate_series(6, 8) i WHERE id = 5;
 CREATE TEMP TABLE prod_groups (group_id bigint, key int, pivot int, resemblance float8);
-INSERT INTO prod_groups VALUES (1, 1, 1, 1), (1, 2, 1, 1), (1, 3, 1, 1), (1, 4, 1, 1), (1, 5, 1, 0.7);
+INSERT INTO prod_groups VALUES (1, 1, 1, 1), (1, 2, 1, 1), (1, 3, 1, 1), (1, 4, 1, 1), (1, 5, 1, 0.7),
+	(1, 6, 1, 0.7), (1, 7, 1, 0.7), (1, 8, 1, 0.7), (2, 9, 9, 0);
 
 -- Two 10 MB documents (the second has a line changed every 20,000 lines).
 CREATE TEMP TABLE big_docs (id int PRIMARY KEY, path text, body text);
@@ -196,6 +203,8 @@ SELECT min(octet_length(body)) AS big_bytes FROM big_docs \gset
 \pset tuples_only on
 \o :work/identical.html
 SELECT near_dupe_review_html('prod_groups', 'prod_docs', 'id', 'body', 1, 5, 'path');
+\o :work/empty.html
+SELECT near_dupe_review_html('prod_groups', 'prod_docs', 'id', 'body', 2, 5, 'path');
 \o :work/big.html
 SELECT near_dupe_review_html('big_groups', 'big_docs', 'id', 'body', 1, 5, 'path');
 \o
@@ -220,7 +229,7 @@ SQL
 # blank, the mark colours drawn, the boxes that carry the news drawn (the
 # identical members' line, the note of what was cut, the index's links).
 say "rendering the production's pages"
-for page in identical big; do
+for page in identical empty big; do
     start=$(date +%s.%N)
     chromium_run --dump-dom "file://$WORK/$page.html" >"$WORK/$page.dom" || die "chromium could not render $page.html"
     end=$(date +%s.%N)
@@ -228,12 +237,16 @@ for page in identical big; do
         || die "chromium could not take a screenshot of $page.html"
     say "$page.html: $(stat -c %s "$WORK/$page.html") bytes, DOM in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
 done
-python3 test/review/check_dom.py "$WORK/identical.dom" --members 2 --identical 2 --labels --differences \
+python3 test/review/check_dom.py "$WORK/identical.dom" --members 2 --identical 2 --copies 4 --labels --differences \
     --pivot 'mail/2019/<budget>.eml 1' \
-    --text 'mail/2019/budget copy.eml' --text 'backup/budget.eml' \
+    --text 'mail/2019/budget copy.eml' --text 'backup/budget.eml' --text 'backup/8/budget-revised.eml' \
     --unmarked right 5 'Monday' --unmarked left 5 'Friday'
 python3 test/review/check_png.py "$WORK/identical.png" --size 1200 900 \
     --colour '#ffd1a3' 300 --colour '#1a7f37' 100
+# An empty document: its class by its name, a note in place of an empty box.
+python3 test/review/check_dom.py "$WORK/empty.dom" --members 0 --doc-class 'no words' \
+    --text 'no words: this document is empty or has no letters or digits'
+python3 test/review/check_png.py "$WORK/empty.png" --size 1200 900 --colour '#e4e8ee' 100
 # The 10 MB pair: the page within its 2 MB cap (max_text_bytes' default),
 # saying what it left out, every difference still listed and linked.
 python3 test/review/check_dom.py "$WORK/big.dom" --members 1 --labels --differences --cut-note \
@@ -254,7 +267,7 @@ chromium_run --dump-dom "file://$WORK/production/$first" >"$WORK/first.dom"
 python3 test/review/check_dom.py "$WORK/first.dom" --labels --differences
 
 if [[ -n "${MINHASH_REVIEW_SCREENSHOT:-}" ]]; then
-    chromium_run --screenshot="$MINHASH_REVIEW_SCREENSHOT" --window-size=1200,750 \
+    chromium_run --screenshot="$MINHASH_REVIEW_SCREENSHOT" --window-size=1200,1300 \
         "file://$WORK/spam-screenshot.html" >/dev/null
     say "screenshot: $MINHASH_REVIEW_SCREENSHOT"
 fi

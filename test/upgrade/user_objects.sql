@@ -39,7 +39,8 @@ INSERT INTO upgrade_example_args VALUES
 	('key_type', 'anyelement', 'NULL::text'),
 	('key_type', 'regtype', $$'integer'$$),
 	('key', 'text', $$'1'$$),
-	('members', 'boolean', 'true');
+	('members', 'boolean', 'true'),
+	('groups', 'regclass', $$'public.doc_groups'$$);
 
 -- The views, one per function returning a set or a record.
 CREATE TABLE upgrade_user_views (view_name name PRIMARY KEY, function_name name, function_identity text);
@@ -56,6 +57,8 @@ BEGIN
 		  FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 		 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash')
 		   AND p.prokind = 'f'
+		   -- helpers are not API (a user builds nothing on them)
+		   AND (SELECT n.nspname FROM pg_namespace n WHERE n.oid = p.pronamespace) <> 'minhash_internal'
 		   AND (p.proretset OR p.prorettype = 'record'::regtype
 				OR (SELECT t.typtype FROM pg_type t WHERE t.oid = p.prorettype) = 'c')
 		 ORDER BY p.oid::regprocedure::text
@@ -126,6 +129,11 @@ DECLARE
 	columns text;
 	result text[];
 BEGIN
+	-- The Citus forms need a distributed table: their views hold only the
+	-- dependency the update must keep.
+	IF (SELECT u.function_name FROM upgrade_user_views u WHERE u.view_name = upgrade_view_rows.view_name) LIKE '%\_distributed' THEN
+		RETURN NULL;
+	END IF;
 	SELECT string_agg(coalesce(format(c.compared_as, a.attname), format('%I', a.attname)), ', ' ORDER BY a.attnum)
 	  INTO columns
 	  FROM pg_attribute a

@@ -35,12 +35,13 @@ SELECT (pg_identify_object(d.classid, d.objid, d.objsubid)).identity AS identity
   FROM pg_depend d
  WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'minhash');
--- A helper that 1.2 moved to the extension's schema minhash_internal is
--- still the member it was, by name, arguments and result.
+-- A helper that 1.2 moved to the extension's schema minhash_internal (from
+-- 1.0 or 1.1) is still the member it was, by name, arguments and result.
 UPDATE upgrade_members_after
    SET identity = (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
 					WHERE e.extname = 'minhash') || substr(identity, length('minhash_internal.'))
- WHERE type IN ('function', 'procedure') AND identity LIKE 'minhash\_internal.%';
+ WHERE type IN ('function', 'procedure') AND identity LIKE 'minhash\_internal.%'
+   AND identity NOT IN (SELECT b.identity FROM upgrade_members_before b);
 
 INSERT INTO upgrade_problems
 SELECT format('problem|%s %s is no longer a member of the extension', b.type, b.identity)
