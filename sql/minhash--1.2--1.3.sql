@@ -423,4 +423,105 @@ COMMENT ON FUNCTION @extschema@.near_dupe_review_html(regclass, regclass, name, 
 
 ----- Links from new documents to stored groups -----
 
+-- A document that resembles a member of another group at the threshold,
+-- but not that group's pivot, sits in a group of its own or of another
+-- pivot (near_dupe_groups and near_dupe_groups_append join a document to a
+-- pivot only): each link names the other group and the member there it
+-- resembles most (ties: the smaller key text).  One near_dupe_pairs call
+-- finds every pair at the threshold; one scan of the group table places
+-- both ends of each pair in their groups, joined on the keys as text (a
+-- null key meets the null key, as the reports match keys) through a hash
+-- of the pairs' ends, which stay few beside the table; and each pair
+-- across two groups links both ways.  A merge join would sort the whole
+-- group table: the planner cannot tell how few the pairs are, so merge
+-- joins are off.  With a wave column and two or more waves (a null wave
+-- the earliest), only documents of the latest wave link, and only to
+-- groups holding a row of an earlier wave.  The group table is checked
+-- (near_dupe_report_problem) but not matched against the source, a scan
+-- of both as long as the pairs' own: keys are compared as text, the group
+-- table's being those of near_dupe_groups over the source.  Not strict:
+-- wave_column is null by default.
+CREATE FUNCTION @extschema@.near_dupe_group_links(group_table regclass, source regclass, key_column name, sig_column name,
+												  threshold double precision DEFAULT @extschema@.minhash_threshold(),
+												  wave_column name DEFAULT NULL)
+	RETURNS TABLE(key text, group_id bigint, linked_group_id bigint, linked_key text, resemblance double precision)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	SET enable_mergejoin = off AS $$
+DECLARE
+	problem record;
+	wave_type regtype;
+	waves boolean := false;
+	latest bigint;
+	wave text := 'NULL::bigint';
+BEGIN
+	IF group_table IS NULL OR source IS NULL OR key_column IS NULL OR sig_column IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+			MESSAGE = 'group_table, source, key_column and sig_column must not be null',
+			HINT = 'Give the group table, the table it groups, and that table''s key and signature columns.';
+	ELSIF threshold IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed', MESSAGE = 'threshold must not be null',
+			HINT = 'Leave threshold out for the setting minhash.threshold, or give one above 0 and at most 1.';
+	END IF;
+	-- the source's kind and columns, the signature column's type and the
+	-- threshold, as near_dupe_pairs checks them, before any scan
+	PERFORM minhash_internal.near_dupe_check_arguments(source, key_column, sig_column, threshold);
+	SELECT * INTO problem FROM minhash_internal.near_dupe_group_table_problem(group_table, true);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
+			HINT = 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+	END IF;
+	IF wave_column IS NOT NULL THEN
+		SELECT a.atttypid INTO wave_type FROM pg_attribute a
+		 WHERE a.attrelid = group_table AND a.attname = wave_column AND a.attnum > 0 AND NOT a.attisdropped;
+		IF NOT FOUND THEN
+			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+				MESSAGE = format('column "%s" of relation %s does not exist', wave_column, group_table),
+				HINT = minhash_internal.near_dupe_column_hint(group_table, wave_column);
+		ELSIF wave_type NOT IN ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype) THEN
+			RAISE EXCEPTION USING ERRCODE = 'datatype_mismatch',
+				MESSAGE = format('wave column "%s" of relation %s is of type %s, not an integer type', wave_column, group_table, wave_type),
+				HINT = 'The wave column holds the wave each row arrived in, such as 1 for the rows of near_dupe_groups and 2 for those of the first near_dupe_groups_append.';
+		END IF;
+	END IF;
+	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, NULL::bigint, NULL::regclass, NULL::name);
+	IF problem.message IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
+	END IF;
+	IF wave_column IS NOT NULL THEN
+		-- two waves: two values, or a value and a null (the earliest)
+		EXECUTE format('SELECT min(g.%1$I) < max(g.%1$I) OR (count(*) > count(g.%1$I) AND count(g.%1$I) > 0), max(g.%1$I) FROM %2$s g',
+					   wave_column, group_table)
+			INTO waves, latest;
+		wave := format('g.%I::bigint', wave_column);
+	END IF;
+
+	RETURN QUERY EXECUTE format($q$
+		SELECT DISTINCT ON (l.key, l.linked_group_id) l.key, l.group_id, l.linked_group_id, l.linked_key, l.resemblance
+		  FROM (SELECT min(e.key_a) AS key_a, min(e.key_b) AS key_b, min(e.resemblance) AS resemblance,
+					   min(e.group_id) FILTER (WHERE e.side = 1) AS group_a, min(e.group_id) FILTER (WHERE e.side = 2) AS group_b,
+					   min(e.wave) FILTER (WHERE e.side = 1) AS wave_a, min(e.wave) FILTER (WHERE e.side = 2) AS wave_b
+				  FROM (SELECT p.n, s.side, p.key_a, p.key_b, p.resemblance, g.group_id::bigint AS group_id, %2$s AS wave
+						  FROM (SELECT row_number() OVER () AS n, p.key_a, p.key_b, p.resemblance
+								  FROM @extschema@.near_dupe_pairs($1, $2, $3, $4) p) p
+						 CROSS JOIN (VALUES (1), (2)) s(side)
+						  JOIN %1$s g
+							ON (g.key::text IS NULL, coalesce(g.key::text, ''))
+							   = (CASE s.side WHEN 1 THEN p.key_a ELSE p.key_b END IS NULL,
+								  coalesce(CASE s.side WHEN 1 THEN p.key_a ELSE p.key_b END, ''))) e
+				 GROUP BY e.n) x
+		 CROSS JOIN LATERAL (VALUES (x.key_a, x.group_a, x.wave_a, x.group_b, x.key_b, x.resemblance),
+									(x.key_b, x.group_b, x.wave_b, x.group_a, x.key_a, x.resemblance))
+			   l(key, group_id, wave, linked_group_id, linked_key, resemblance)
+		 WHERE x.group_a <> x.group_b %3$s
+		 ORDER BY l.key, l.linked_group_id, l.resemblance DESC, l.linked_key$q$,
+		group_table, wave,
+		CASE WHEN waves THEN
+			format('AND l.wave = $5 AND l.linked_group_id IN (SELECT g.group_id::bigint FROM %s g WHERE coalesce(%s < $5, true))', group_table, wave)
+		ELSE '' END)
+		USING source, key_column, sig_column, threshold, latest;
+END $$;
+
+COMMENT ON FUNCTION @extschema@.near_dupe_group_links(regclass, regclass, name, name, double precision, name) IS 'each document of a group table (stored rows of near_dupe_groups) with each other group holding a member it resembles at threshold, and that member (the most resembling; ties: the smaller key text), by key and linked_group_id; with wave_column (an integer column of the group table) and two or more waves, a null wave the earliest: documents of the latest wave, and groups holding a row of an earlier one';
+
 ----- The production's pages -----
