@@ -75,7 +75,7 @@ GLUE_OBJS = \
 
 OBJS = $(GLUE_OBJS) $(CORE_OBJS)
 
-REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh sketch layout explain report reports review review_links report_keys aggregate trigger trigger_sign group group_sql group_spill group_append inheritance pairs empty_documents prepared approx security security_planted distributed_cleanup row_security bad_input input
+REGRESS = setup io build tokenizer compare guc_prefix compat mismatch signatures opclass lsh sketch layout explain report reports review review_links review_pages report_keys aggregate trigger trigger_sign group group_sql group_spill group_append inheritance pairs empty_documents prepared approx security security_planted distributed_cleanup row_security bad_input input
 
 # Isolation tests (pg_isolation_regress, run by make installcheck after
 # REGRESS): specs in test/isolation/specs, outputs in test/isolation/expected.
