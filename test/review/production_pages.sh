@@ -73,3 +73,75 @@ COMMON="'production_groups', 'production_docs', 'id', 'body', label_column => 'b
         status_table => 'production_status', wave_column => 'wave', sig_column => 'sig', threshold => 0.6"
 write_pages all "$COMMON, order_by => 'size', group_pages => false"
 write_pages review "$COMMON, order_by => 'size', show => 'to review'"
+
+# The facts the checks expect, from the tables (never written here).
+IFS='|' read -r DOCUMENTS NO_WORDS NUMBERS_ONLY < <(psql -X -At -d "$RDB" -c "
+    SELECT count(*), count(*) FILTER (WHERE minhash_document_class(body) = 'no words'),
+           count(*) FILTER (WHERE minhash_document_class(body) = 'numbers only')
+      FROM production_docs")
+IFS='|' read -r GREW GREW_STATUS GREW_NEW < <(psql -X -At -d "$RDB" -c "SELECT group_id, status, new_members FROM production_planted WHERE what = 'grew'")
+COPIES=$(psql -X -At -d "$RDB" -c "SELECT group_id FROM production_planted WHERE what = 'copies'")
+EMPTY=$(psql -X -At -d "$RDB" -c "SELECT group_id FROM production_planted WHERE what = 'empty'")
+IFS='|' read -r LINK LINKED < <(psql -X -At -d "$RDB" -c "SELECT group_id, linked_group FROM production_planted WHERE what = 'link'")
+say "to open: group $GREW (coded $GREW_STATUS, $GREW_NEW new members), $COPIES (copies), $EMPTY (empty), $LINK (links to $LINKED)"
+
+# The whole index, ordered by size, as saved.
+python3 test/review/check_production.py index "$WORK/all" --documents "$DOCUMENTS" --page-size 1000 \
+    --class 'no words' "$NO_WORDS" --class 'numbers only' "$NUMBERS_ONLY"
+
+# open NAME DIR PAGE [CHECK_PNG OPTIONS...]: PAGE of DIR in Chromium, its
+# DOM dumped to NAME.dom and a 1200x900 screenshot to NAME.png, checked.
+open_page() {
+    local name=$1 dir=$2 page=$3 t0
+    shift 3
+    t0=$(date +%s.%N)
+    chromium_run --dump-dom "file://$WORK/$dir/$page" >"$WORK/$name.dom" || die "Chromium could not open $dir/$page"
+    say "$dir/$page: $(stat -c %s "$WORK/$dir/$page") bytes, DOM in $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s"
+    chromium_run --window-size=1200,900 --screenshot="$WORK/$name.png" "file://$WORK/$dir/$page" >/dev/null \
+        || die "Chromium could not take a screenshot of $dir/$page"
+    python3 test/review/check_png.py "$WORK/$name.png" --size 1200 900 --min-ink 0.05 "$@"
+}
+
+open_page index all index.html --colour '#dbeafe' 50
+python3 test/review/check_dom.py "$WORK/index.dom" --pages "$WORK/all" --production-index
+
+open_page grew review "group-$GREW.html" --colour '#ffd8a8' 50
+python3 test/review/check_dom.py "$WORK/grew.dom" --pages "$WORK/review"
+python3 test/review/check_production.py group "$WORK/grew.dom" --dir "$WORK/review" --status "$GREW_STATUS" --grew "$GREW_NEW"
+
+open_page copies review "group-$COPIES.html" --colour '#0969da' 50
+python3 test/review/check_dom.py "$WORK/copies.dom" --pages "$WORK/review" --copies 3
+python3 test/review/check_production.py group "$WORK/copies.dom" --dir "$WORK/review" --new --copies 100002 100003 100004
+
+open_page empty review "group-$EMPTY.html" --colour '#e4e8ee' 50
+python3 test/review/check_dom.py "$WORK/empty.dom" --pages "$WORK/review" --doc-class 'no words'
+python3 test/review/check_production.py group "$WORK/empty.dom" --dir "$WORK/review" --new --doc-class 'no words'
+
+open_page link review "group-$LINK.html"
+python3 test/review/check_production.py group "$WORK/link.dom" --dir "$WORK/review" --new --link-to "$LINKED"
+
+# The checks bite: the index with two rows of different sizes swapped, and
+# with a row taken out, must fail.
+spoil() {
+    local name=$1 script=$2
+    rm -rf "$WORK/spoiled" && cp -r "$WORK/all" "$WORK/spoiled"
+    python3 - "$WORK/spoiled/index.html" "$script" <<'PY'
+import re, sys
+path, how = sys.argv[1], sys.argv[2]
+page = open(path, encoding="utf-8").read()
+rows = re.findall(r"<tr><td class=\"group\">.*?</tr>", page)
+if how == "swap":
+    page = page.replace(rows[0], "\0").replace(rows[-1], rows[0]).replace("\0", rows[-1])
+else:
+    page = page.replace(rows[1] + "\n", "", 1)
+open(path, "w", encoding="utf-8").write(page)
+PY
+    if python3 test/review/check_production.py index "$WORK/spoiled" --documents "$DOCUMENTS" --page-size 1000 \
+            >/dev/null 2>"$WORK/spoiled.err"; then
+        die "the index spoiled ($name) passed check_production.py"
+    fi
+    say "spoiled ($name) fails as it should: $(head -1 "$WORK/spoiled.err")"
+}
+spoil "the largest group last" swap
+spoil "a row taken out" drop
+say "passed"

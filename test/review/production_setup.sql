@@ -7,10 +7,11 @@
 -- the pivot) of a coded group more than the threshold but that group's
 -- pivot less, so that it starts a group of its own and links to it.
 -- Needs real_docs (test/corpus/generate_realistic.sql); leaves the tables
--- production_docs, production_groups and production_status.
+-- production_docs, production_groups, production_status and
+-- production_planted (what the browser test looks for, by group).
 \set threshold 0.6
 SET client_min_messages = warning;
-DROP TABLE IF EXISTS production_docs, production_groups, production_status;
+DROP TABLE IF EXISTS production_docs, production_groups, production_status, production_planted;
 CREATE TABLE production_docs (id bigint PRIMARY KEY, bates text NOT NULL, body text NOT NULL, sig minhash);
 INSERT INTO production_docs
 SELECT id, 'PROD' || lpad(id::text, 7, '0'), body, sig FROM real_docs WHERE id <= 90000;
@@ -80,7 +81,20 @@ UPDATE production_docs SET sig = minhash(body) WHERE sig IS NULL OR id = 95001;
 
 INSERT INTO production_groups
 SELECT *, 2 FROM near_dupe_groups_append('production_groups', 'production_docs', 'id', 'sig', :threshold, NULL::bigint);
+-- Group pages read the group table by group_id, as the README advises.
+CREATE INDEX ON production_groups (group_id);
 ANALYZE production_docs, production_groups, production_status;
+-- What the browser test opens: the coded group that gained the most
+-- members in wave 2 (ties: the smallest id), the planted groups.
+CREATE TABLE production_planted AS
+SELECT 'grew' AS what, g.group_id, s.status, count(*) FILTER (WHERE g.wave = 2) AS new_members, NULL::bigint AS linked_group
+  FROM production_groups g JOIN production_status s USING (group_id)
+ GROUP BY g.group_id, s.status HAVING bool_or(g.wave = 1) AND bool_or(g.wave = 2)
+ ORDER BY count(*) FILTER (WHERE g.wave = 2) DESC, g.group_id LIMIT 1;
+INSERT INTO production_planted
+SELECT 'copies', group_id, NULL::text, NULL::bigint, NULL::bigint FROM production_groups WHERE key = 100002
+UNION ALL SELECT 'empty', group_id, NULL, NULL, NULL FROM production_groups WHERE key = 100005
+UNION ALL SELECT 'link', group_id, NULL, NULL, (SELECT group_id FROM planted_link) FROM production_groups WHERE key = 100008;
 SELECT (SELECT count(*) FROM production_docs) AS documents,
        (SELECT count(DISTINCT group_id) FROM production_groups) AS groups,
        (SELECT count(*) FROM production_status) AS coded,
