@@ -11,6 +11,19 @@
 
 ----- Labels on review pages -----
 
+-- Text as HTML: the five characters that could end an element or an
+-- attribute written as entities, as highlight() writes them, in one
+-- expression the planner inlines (an index of a million rows escapes its
+-- statuses and notes without a call per row).
+CREATE FUNCTION minhash_internal.review_escape(raw text)
+	RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+SELECT pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+	   raw, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')
+$$;
+
+COMMENT ON FUNCTION minhash_internal.review_escape(text) IS 'text as HTML: &, <, >, " and '' written as entities, as highlight(text, '''', 1, ''html'') writes them';
+
 -- How a page names a document: its label, when there is one, then its key,
 -- both escaped, each cut to its first 100 characters and an ellipsis, so
 -- that a text column given as the label column names documents without
@@ -21,9 +34,9 @@ CREATE OR REPLACE FUNCTION minhash_internal.review_document_html(key text, label
 	SET search_path = pg_catalog, pg_temp AS $function$
 BEGIN
 	RETURN CASE WHEN label IS NULL THEN ''
-				ELSE '<span class="label">' || (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog."left"(label, 100), '', 1, 'html') h)
+				ELSE '<span class="label">' || minhash_internal.review_escape(pg_catalog."left"(label, 100))
 					 || CASE WHEN pg_catalog.length(label) > 100 THEN '&hellip;' ELSE '' END || '</span> ' END
-		|| '<span class="key">' || coalesce((SELECT h.a_marked FROM @extschema@.highlight(pg_catalog."left"(key, 100), '', 1, 'html') h)
+		|| '<span class="key">' || coalesce(minhash_internal.review_escape(pg_catalog."left"(key, 100))
 											|| CASE WHEN pg_catalog.length(key) > 100 THEN '&hellip;' ELSE '' END, 'NULL') || '</span>';
 END
 $function$;
@@ -526,6 +539,75 @@ COMMENT ON FUNCTION @extschema@.near_dupe_group_links(regclass, regclass, name, 
 
 ----- The production's pages -----
 
+-- The check every report makes first, which the production's pages run
+-- over the whole group table and source: each key of the group table in
+-- one row, naming one row of the source.
+CREATE OR REPLACE FUNCTION minhash_internal.near_dupe_report_problem(group_table regclass, members boolean, group_id bigint,
+													 source regclass, key_column name,
+													 OUT sqlstate text, OUT message text, OUT hint text)
+	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
+	AS $function$
+DECLARE
+	shape record;
+	repeated record;
+	rows_read text;
+	shown text;
+BEGIN
+	SELECT * INTO shape FROM minhash_internal.near_dupe_group_table_problem(group_table, members);
+	IF shape.message IS NOT NULL THEN
+		sqlstate := shape.sqlstate;
+		message := shape.message;
+		hint := 'A group table holds the rows of near_dupe_groups: CREATE TABLE groups AS SELECT * FROM near_dupe_groups(...).';
+		RETURN;
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
+					WHERE a.attrelid = group_table AND a.attname = 'key' AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RETURN;
+	END IF;
+	rows_read := format('SELECT g.group_id::bigint AS group_id, g.key::text AS key FROM %s g', group_table)
+				 || CASE WHEN group_id IS NULL THEN '' ELSE ' WHERE g.group_id = $1' END;
+
+	EXECUTE format('WITH repeated AS MATERIALIZED (SELECT r.key, pg_catalog.count(*) AS rows FROM (%s) r GROUP BY r.key HAVING pg_catalog.count(*) > 1) SELECT * FROM repeated ORDER BY repeated.key LIMIT 1',
+				   rows_read)
+		INTO repeated USING group_id;
+	IF repeated.rows IS NOT NULL THEN
+		shown := CASE WHEN repeated.key IS NULL THEN 'NULL'
+					  ELSE quote_literal(CASE WHEN length(repeated.key) > 40 THEN left(repeated.key, 40) || '...' ELSE repeated.key END) END;
+		sqlstate := '21000';
+		message := CASE WHEN group_id IS NULL THEN format('key %s is in %s rows of relation %s', shown, repeated.rows, group_table)
+						ELSE format('key %s is in %s rows of group %s of relation %s', shown, repeated.rows, group_id, group_table) END;
+		hint := format('A group table holds one row per document: delete the extra rows (SELECT key FROM %s GROUP BY key HAVING count(*) > 1 lists them), or group again.',
+					   group_table);
+		RETURN;
+	END IF;
+	IF source IS NULL THEN
+		RETURN;
+	END IF;
+
+	-- Matched as (is null, text) pairs: a null key meets the null key, and
+	-- the join stays a hash join.  The repeated keys are found in full
+	-- before the first is taken: under ORDER BY ... LIMIT 1 the planner
+	-- expects many and walks the keys in order, a nested loop over the
+	-- source, quadratic in its rows.
+	EXECUTE format($q$
+		WITH repeated AS MATERIALIZED (
+			SELECT r.group_id, r.key
+			  FROM (%1$s) r
+			  JOIN %2$s s ON (s.%3$I IS NULL, coalesce(s.%3$I::text, '')) = (r.key IS NULL, coalesce(r.key, ''))
+			 GROUP BY r.group_id, r.key HAVING pg_catalog.count(*) > 1)
+		SELECT repeated.group_id, repeated.key FROM repeated ORDER BY repeated.key LIMIT 1$q$, rows_read, source, key_column)
+		INTO repeated USING group_id;
+	IF repeated.group_id IS NOT NULL THEN
+		shown := CASE WHEN repeated.key IS NULL THEN 'NULL'
+					  ELSE quote_literal(CASE WHEN length(repeated.key) > 40 THEN left(repeated.key, 40) || '...' ELSE repeated.key END) END;
+		sqlstate := '21000';
+		message := format('key %s of group %s matches more than one row of relation %s', shown, repeated.group_id, source);
+		hint := 'Reports find each document by its key: group by a column whose values are unique and not null, such as the primary key.';
+	END IF;
+END
+$function$;
+
 -- The index pages' file names: index.html, then index-2.html, ...
 CREATE FUNCTION minhash_internal.review_index_file(page bigint)
 	RETURNS text
@@ -544,7 +626,7 @@ CREATE FUNCTION minhash_internal.review_index_navigation(page bigint, pages bigi
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-	RETURN format(E'<nav class="nav">Page %s of %s: %s &middot; %s &middot; %s &middot; %s</nav>\n', page, pages,
+	RETURN format(E'<nav class="nav"><span>Page %s of %s:</span> <span>%s &middot; %s &middot; %s &middot; %s</span></nav>\n', page, pages,
 		CASE WHEN page > 1 THEN format('<a href="%s">first</a>', minhash_internal.review_index_file(1)) ELSE 'first' END,
 		CASE WHEN page > 1 THEN format('<a href="%s">previous</a>', minhash_internal.review_index_file(page - 1)) ELSE 'previous' END,
 		CASE WHEN page < pages THEN format('<a href="%s">next</a>', minhash_internal.review_index_file(page + 1)) ELSE 'next' END,
@@ -562,7 +644,11 @@ COMMENT ON FUNCTION minhash_internal.review_index_navigation(bigint, bigint) IS 
 -- table and hash joins with the source (labels, and the class of groups of
 -- one, whose text alone tells numbers only), the status table and the
 -- links: no look-up per group, so that 1M documents stay a matter of
--- seconds.  Every string from the tables is escaped; the only links are
+-- seconds.  A label is read cut (names show 100 characters; the order by
+-- label looks at 1000), so that a text column given as labels is never
+-- held whole.  The planner has no statistics on keys as text and takes those
+-- joins for far larger than they are; a merge join would sort the source,
+-- texts and all, so it is turned off for the call.  Every string from the tables is escaped; the only links are
 -- relative ones to index*.html and group-N.html.
 CREATE FUNCTION @extschema@.near_dupe_review_pages(group_table regclass, source regclass, key_column name, text_column name,
 												   label_column name DEFAULT NULL, order_by text DEFAULT 'size',
@@ -573,7 +659,7 @@ CREATE FUNCTION @extschema@.near_dupe_review_pages(group_table regclass, source 
 												   min_words integer DEFAULT 5, max_text_bytes bigint DEFAULT 2097152)
 	RETURNS TABLE(file_name text, html text)
 	LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-	SET search_path = pg_catalog, pg_temp AS $$
+	SET search_path = pg_catalog, pg_temp SET enable_mergejoin = off AS $$
 DECLARE
 	problem record;
 	column_name name;
@@ -726,13 +812,13 @@ BEGIN
 				   pg_catalog.string_agg(pg_catalog.format('<li>%%s resembles member %%s of group <a href="group-%%s.html">%%s</a> (%%s) at %%s</li>',
 						minhash_internal.review_document_html(l.key, NULL::text), minhash_internal.review_document_html(l.linked_key, NULL::text),
 						l.linked_group_id, l.linked_group_id,
-						coalesce((SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(ls.status, 200), '', 1, 'html') h), 'not coded'),
+						coalesce(minhash_internal.review_escape(pg_catalog.left(ls.status, 200)), 'not coded'),
 						pg_catalog.round(l.resemblance::numeric, 2)), E'\n' ORDER BY l.key, l.linked_group_id) AS link_lines
 			  FROM links l LEFT JOIN statuses ls ON ls.group_id = l.linked_group_id
 			 GROUP BY l.group_id
 		), described AS (
 			SELECT gr.group_id, gr.size, gr.pivot, gr.min_resemblance, gr.latest_rows, gr.latest_keys,
-				   s.%3$I AS typed_key, CASE WHEN $7 THEN s.%7$I::text END AS label,
+				   s.%3$I AS typed_key, CASE WHEN $7 THEN pg_catalog.left(s.%7$I::text, 1000) END AS label,
 				   CASE WHEN gr.size > 1 THEN 'near-duplicates'
 						WHEN gr.own_resemblance IS NULL THEN 'no signature'
 						WHEN gr.own_resemblance = 0 THEN 'no words'
@@ -765,7 +851,7 @@ BEGIN
 			  FROM described d
 		), status_counts AS (
 			SELECT pg_catalog.string_agg(pg_catalog.format('%%s: %%s', c.shown, c.groups), ', ' ORDER BY c.groups DESC, c.shown) AS line
-			  FROM (SELECT (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(d.status, 200), '', 1, 'html') h) AS shown,
+			  FROM (SELECT minhash_internal.review_escape(pg_catalog.left(d.status, 200)) AS shown,
 						   pg_catalog.count(*) AS groups
 					  FROM described d WHERE d.coded GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20) c
 		), placed AS (
@@ -776,12 +862,12 @@ BEGIN
 					  FROM described x WHERE NOT $4 OR NOT x.coded OR x.is_new OR x.grew) x
 		), index_rows AS (
 			SELECT p.page, pg_catalog.string_agg(pg_catalog.format(
-				'<tr><td class="group"><a href="group-%%1$s.html">%%1$s</a></td><td class="status">%%2$s</td><td class="mark">%%3$s</td><td class="size">%%4$s</td><td class="pivot">%%5$s</td><td class="min">%%6$s</td><td class="class">%%7$s</td><td class="links">%%8$s</td></tr>',
+				'<tr><td class="group"><a href="group-%%1$s.html">%%1$s</a></td><td class="coding">%%2$s</td><td class="change">%%3$s</td><td class="size">%%4$s</td><td class="pivot">%%5$s</td><td class="min">%%6$s</td><td class="class">%%7$s</td><td class="links">%%8$s</td></tr>',
 				p.group_id,
-				CASE WHEN p.coded THEN coalesce((SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(p.status, 200), '', 1, 'html') h), '')
-					 || coalesce(' <span class="note">' || (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(p.note, 200), '', 1, 'html') h) || '</span>', '')
+				CASE WHEN p.coded THEN '<span class="status">' || coalesce(minhash_internal.review_escape(pg_catalog.left(p.status, 200)), '') || '</span>'
+					 || coalesce(' <span class="note">' || minhash_internal.review_escape(pg_catalog.left(p.note, 200)) || '</span>', '')
 					 ELSE '' END,
-				CASE WHEN p.is_new THEN 'new' WHEN p.grew THEN 'grew +' || p.latest_rows ELSE '' END,
+				CASE WHEN p.is_new THEN '<span class="mark">new</span>' WHEN p.grew THEN '<span class="mark">grew +' || p.latest_rows || '</span>' ELSE '' END,
 				p.size, minhash_internal.review_document_html(p.pivot, p.label),
 				coalesce(pg_catalog.round(p.min_resemblance::numeric, 3)::text, '&ndash;'),
 				p.class,
@@ -817,7 +903,7 @@ BEGIN
 ', $3, (p.t).new_groups, CASE WHEN (p.t).new_groups = 1 THEN 'group' ELSE 'groups' END,
 						   (p.t).grown_groups, CASE WHEN (p.t).grown_groups = 1 THEN 'group' ELSE 'groups' END,
 						   coalesce((p.t).new_members, 0), CASE WHEN (p.t).new_members = 1 THEN 'member' ELSE 'members' END) ELSE '' END,
-					   CASE WHEN %11$L THEN pg_catalog.format('<dt>Links</dt><dd class="links">%%s %%s near another group, in %%s %%s</dd>
+					   CASE WHEN %11$L THEN pg_catalog.format('<dt>Links</dt><dd class="linked">%%s %%s near another group, in %%s %%s</dd>
 ', coalesce((p.t).linked_documents, 0), CASE WHEN (p.t).linked_documents = 1 THEN 'document' ELSE 'documents' END,
 						   (p.t).linking_groups, CASE WHEN (p.t).linking_groups = 1 THEN 'group' ELSE 'groups' END) ELSE '' END,
 					   pg_catalog.format('%%s %%s of %%s, %%s', CASE WHEN $4 THEN 'to review:' ELSE 'all' END, (p.t).shown, (p.t).groups, $6),
@@ -835,7 +921,7 @@ BEGIN
 		  FROM pages p
 		UNION ALL
 		SELECT 1, p.ord, pg_catalog.format('group-%%s.html', p.group_id), NULL::text, p.group_id,
-			   pg_catalog.format('<nav class="nav"><a href="%%s">index page %%s</a> &middot; %%s &middot; %%s</nav>
+			   pg_catalog.format('<nav class="nav"><a href="%%s">index page %%s</a> <span>%%s</span> <span>%%s</span></nav>
 %%s%%s%%s',
 				   minhash_internal.review_index_file(p.page), p.page,
 				   CASE WHEN p.previous_group IS NULL THEN 'the first group' ELSE pg_catalog.format('previous: <a href="group-%%1$s.html">group %%1$s</a>', p.previous_group) END,
@@ -843,10 +929,10 @@ BEGIN
 				   CASE WHEN NOT %10$L THEN ''
 						WHEN NOT p.coded THEN E'<p class="status">Not coded yet.</p>\n'
 						ELSE pg_catalog.format(E'<p class="status">Status: <strong>%%s</strong>%%s%%s%%s</p>\n',
-							 (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(p.status, 200), '', 1, 'html') h),
-							 coalesce(' &mdash; ' || (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(p.note, 200), '', 1, 'html') h), ''),
-							 coalesce(' &middot; by ' || (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(p.reviewed_by, 200), '', 1, 'html') h), ''),
-							 coalesce(' &middot; at ' || (SELECT h.a_marked FROM @extschema@.highlight(pg_catalog.left(p.reviewed_at, 200), '', 1, 'html') h), '')) END,
+							 minhash_internal.review_escape(pg_catalog.left(p.status, 200)),
+							 coalesce(' &mdash; ' || minhash_internal.review_escape(pg_catalog.left(p.note, 200)), ''),
+							 coalesce(' &middot; by ' || minhash_internal.review_escape(pg_catalog.left(p.reviewed_by, 200)), ''),
+							 coalesce(' &middot; at ' || minhash_internal.review_escape(pg_catalog.left(p.reviewed_at, 200)), '')) END,
 				   CASE WHEN p.is_new THEN pg_catalog.format(E'<p class="mark">New in wave %%s: every document of this group arrived in the latest wave.</p>\n', $3)
 						WHEN p.grew THEN pg_catalog.format(E'<p class="mark">Grew in wave %%s: %%s new %%s, marked new below.</p>\n', $3, p.latest_rows,
 														   CASE WHEN p.latest_rows = 1 THEN 'member' ELSE 'members' END)

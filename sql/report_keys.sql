@@ -35,7 +35,8 @@ INSERT INTO rk_calls VALUES
 	('near_dupe_group_detail', 'SELECT * FROM near_dupe_group_detail(%1$L, %2$L, ''id'', ''body'', %3$s)'),
 	('near_dupe_review_html', 'SELECT near_dupe_review_html(%1$L, %2$L, ''id'', ''body'', %3$s)'),
 	('near_dupe_review_html labelled', 'SELECT near_dupe_review_html(%1$L, %2$L, ''id'', ''body'', %3$s, 5, ''subject'')'),
-	('near_dupe_review_index_html', 'SELECT near_dupe_review_index_html(%1$L, %2$L, ''id'', ''subject'')');
+	('near_dupe_review_index_html', 'SELECT near_dupe_review_index_html(%1$L, %2$L, ''id'', ''subject'')'),
+	('near_dupe_review_pages', 'SELECT count(*) FROM near_dupe_review_pages(%1$L, %2$L, ''id'', ''body'', ''subject'')');
 CREATE FUNCTION pg_temp.outcome(call text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
 	-- every column read: an unread column's function would not run

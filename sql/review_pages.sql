@@ -60,7 +60,7 @@ BEGIN
 		SELECT coalesce(substring(p.file_name FROM '^index-([0-9]+)\.html$')::int, 1),
 			   r.n, r.m[1]::bigint, r.m[2], r.m[3], r.m[4]::int, r.m[5], r.m[6], r.m[7], r.m[8]
 		  FROM %s p,
-			   regexp_matches(p.html, '<tr><td class="group"><a href="group-[0-9]+\.html">([0-9]+)</a></td><td class="status">((?:[^<]|<(?!/td>))*)</td><td class="mark">([^<]*)</td><td class="size">([0-9]+)</td><td class="pivot">((?:[^<]|<(?!/td>))*)</td><td class="min">([^<]*)</td><td class="class">([^<]*)</td><td class="links">((?:[^<]|<(?!/td>))*)</td></tr>', 'g')
+			   regexp_matches(p.html, '<tr><td class="group"><a href="group-[0-9]+\.html">([0-9]+)</a></td><td class="coding">((?:[^<]|<(?!/td>))*)</td><td class="change">(?:<span class="mark">)?([^<]*)(?:</span>)?</td><td class="size">([0-9]+)</td><td class="pivot">((?:[^<]|<(?!/td>))*)</td><td class="min">([^<]*)</td><td class="class">([^<]*)</td><td class="links">((?:[^<]|<(?!/td>))*)</td></tr>', 'g')
 				 WITH ORDINALITY r(m, n)
 		 WHERE p.file_name LIKE 'index%%'$q$, pages);
 END $$;
@@ -180,9 +180,10 @@ SELECT substring(n.html FROM '<nav class="nav">.*?</header>') FROM rp_navigation
 \pset tuples_only off
 -- Every link of every page is an anchor of the page or a relative link to
 -- a page of the set.
-SELECT count(*) AS links, count(*) FILTER (WHERE m[1] LIKE '#%' AND strpos(p.html, format('id="%s"', substr(m[1], 2))) > 0) AS anchors,
-	   count(*) FILTER (WHERE m[1] ~ '^(index(-[0-9]+)?|group-[0-9]+)\.html$'
-						AND EXISTS (SELECT FROM rp_pages q WHERE q.file_name = m[1])) AS to_a_page
+SELECT count(*) FILTER (WHERE NOT (m[1] LIKE '#%' AND strpos(p.html, format('id="%s"', substr(m[1], 2))) > 0)
+						  AND NOT (m[1] ~ '^(index(-[0-9]+)?|group-[0-9]+)\.html$'
+								   AND EXISTS (SELECT FROM rp_pages q WHERE q.file_name = m[1]))) AS unresolved,
+	   count(*) FILTER (WHERE m[1] !~ '^#') AS to_a_page
   FROM rp_pages p, regexp_matches(p.html, 'href="([^"]*)"', 'g') m;
 -- Nothing of the tables is markup on a page.
 SELECT count(*) FILTER (WHERE html ~ '<b>|<drafts>|<script') AS raw_markup,
@@ -194,13 +195,13 @@ SELECT count(*) FILTER (WHERE html ~ '<b>|<drafts>|<script') AS raw_markup,
 SELECT file_name, substring(html FROM '<dl>.*</dl>') AS summary
   FROM near_dupe_review_pages('rp_groups', 'rp_docs', 'id', 'body', group_pages => false);
 CREATE TABLE rp_first_wave AS SELECT * FROM rp_groups WHERE wave = 1;
-SELECT strpos(html, 'class="wave"') > 0 AS wave_line, html ~ '<td class="mark">[^<]' AS marks
+SELECT strpos(html, 'class="wave"') > 0 AS wave_line, strpos(html, '<span class="mark">') > 0 AS marks
   FROM near_dupe_review_pages('rp_first_wave', 'rp_docs', 'id', 'body', wave_column => 'wave', group_pages => false);
 -- A null wave is the earliest: with the first wave's rows null, the same
 -- marks.
 UPDATE rp_groups SET wave = NULL WHERE wave = 1;
 SELECT count(*) FILTER (WHERE mark = 'new') AS new, string_agg(mark, ' ') FILTER (WHERE mark LIKE 'grew%') AS grew
-  FROM (SELECT (regexp_matches(html, '<td class="mark">(.*?)</td>', 'g'))[1] AS mark
+  FROM (SELECT (regexp_matches(html, '<td class="change">(?:<span class="mark">)?([^<]*)', 'g'))[1] AS mark
 		  FROM near_dupe_review_pages('rp_groups', 'rp_docs', 'id', 'body', wave_column => 'wave', group_pages => false)) m;
 UPDATE rp_groups SET wave = 1 WHERE wave IS NULL;
 -- An empty group table: one index page, no row.

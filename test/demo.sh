@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The demo: packages -> build + install -> throwaway cluster -> the
 # SpamAssassin corpus (6,046 messages) in table spam_messages -> test/demo.sql
-# -> cluster stopped.  Also writes the review page of one group (the one
-# holding message spam-1/00062) to .cache/review/group-<id>.html.
+# -> cluster stopped.  Also writes the production's review pages (an index
+# of every group, a page per group) to .cache/review/.
 #
 #   bash test/demo.sh
 set -euo pipefail
@@ -20,8 +20,9 @@ cluster_start
 load_corpus spam_messages
 
 printf '\n==> demo: psql -f test/demo.sql\n\n'
-mkdir -p "$CACHE_DIR/review"
+rm -rf "$CACHE_DIR/review" && mkdir -p "$CACHE_DIR/review"
 psql_run -v review_dir="$CACHE_DIR/review" -f test/demo.sql
+rm -f "$CACHE_DIR/review/pages.psql"
 
 cluster_stop
 echo "==> demo: done"

@@ -1,8 +1,8 @@
 -- The main job, an e-discovery walkthrough on real mail: the SpamAssassin
 -- corpus (6,046 messages, loaded by test/demo.sh into spam_messages) is
 -- signed, indexed and grouped into near-duplicate groups; a reviewer's report
--- follows, then one group side by side with its shared text marked, and one
--- group's review page (HTML).
+-- follows, then one group side by side with its shared text marked, and the
+-- production's review pages (HTML).
 \set ON_ERROR_STOP 1
 \set QUIET on
 \pset pager off
@@ -76,21 +76,29 @@ SELECT d.key AS message, m.file, d.role, round(d.resemblance::numeric, 3) AS res
   JOIN spam_messages m ON m.id = d.key::int;
 \x off
 
--- The same for a reviewer: one group as an HTML page, each member beside its
--- pivot, shared chunks in the same colour on both sides.  test/demo.sh sets
--- review_dir (default: the current directory).
+-- The same for a reviewer: the whole production as pages, an index of
+-- every group (largest first, messages named by their file) and a page per
+-- group, each member beside its pivot with shared chunks in the same colour
+-- on both sides, written as the README says.  test/demo.sh sets review_dir
+-- (default: the current directory).
 \if :{?review_dir}
 \else
 \set review_dir .
 \endif
-SELECT g.group_id AS review_group, :'review_dir' || '/group-' || g.group_id || '.html' AS review_file
-  FROM spam_groups g JOIN spam_messages m ON m.id = g.key::int
- WHERE m.file LIKE 'spam-1/00062.%' \gset
+\set t0 `date -u +%FT%T.%N+00`
+CREATE INDEX ON spam_groups (group_id);
+CREATE TEMP TABLE pages AS
+SELECT * FROM near_dupe_review_pages('spam_groups', 'spam_messages', 'id', 'body', label_column => 'file');
+CREATE INDEX ON pages (file_name);
 \pset format unaligned
 \pset tuples_only on
-\o :review_file
-SELECT near_dupe_review_html('spam_groups', 'spam_messages', 'id', 'body', :review_group);
+\o :review_dir/pages.psql
+SELECT format('SELECT html FROM pages WHERE file_name = %L \g %s/%s', file_name, :'review_dir', file_name) FROM pages;
 \o
+\i :review_dir/pages.psql
 \pset format aligned
 \pset tuples_only off
-\echo 'The review page of group' :review_group '(the one holding message spam-1/00062): open' :review_file 'in a browser'
+SELECT count(*) AS pages, pg_size_pretty(sum(octet_length(html))) AS bytes, pg_temp.since(:'t0') AS took FROM pages;
+SELECT g.group_id AS review_group FROM spam_groups g JOIN spam_messages m ON m.id = g.key::int
+ WHERE m.file LIKE 'spam-1/00062.%' \gset
+\echo 'The review pages: open' :review_dir'/index.html in a browser; the group holding message spam-1/00062 is' :review_dir'/group-':review_group'.html'
