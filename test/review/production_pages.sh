@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# A production's pages in a real browser, at 100,000 documents: a two-wave
+# production (test/review/production_setup.sql: wave 1 grouped and coded,
+# wave 2 appended) written by near_dupe_review_pages the way the README
+# saves pages (psql, unaligned, tuples only, one \g FILE per page), opened
+# in headless Chromium, the DOM it builds checked by check_production.py
+# (with check_dom.py's checks on every page opened) and screenshots checked
+# by check_png.py:
+#   - the whole index ordered by size (every page): every document counted
+#     once, sizes never increasing, every group once;
+#   - a coded group that grew in wave 2: its status, its mark, its new
+#     members marked, its links back to the index and to its neighbours;
+#   - a new group whose members are identical to each other: drawn once,
+#     with every label;
+#   - an empty document: said to have no words.
+#
+#   bash test/review/production_pages.sh     # PG* variables set; 2-4 min
+#
+# Uses the realistic corpus of 100,000 documents (test/bench/realistic_lib.sh:
+# made once, reused); MINHASH_REVIEW_KEEP=1 keeps the pages (the path is
+# printed).  Figures printed (page counts and sizes, Chromium's times) are
+# never asserted.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+die() { printf 'production_pages: ERROR: %s\n' "$*" >&2; exit 1; }
+say() { printf 'production_pages: [%3ss] %s\n' "$SECONDS" "$*"; }
+
+CHROMIUM="${CHROMIUM:-chromium}"
+command -v "$CHROMIUM" >/dev/null 2>&1 || die "$CHROMIUM not found: apt-get install --no-install-recommends chromium"
+command -v python3 >/dev/null 2>&1 || die "python3 not found"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/minhash-production.XXXXXX")"
+chmod 755 "$WORK"
+trap '[[ -n "${MINHASH_REVIEW_KEEP:-}" ]] && echo "production_pages: pages kept in $WORK" || rm -rf "$WORK"' EXIT
+
+chromium_run() {
+    timeout 300 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --disable-extensions --hide-scrollbars \
+        --user-data-dir="$WORK/profile" "$@" 2>>"$WORK/chromium.log"
+}
+
+# shellcheck source=../bench/realistic_lib.sh
+source test/bench/realistic_lib.sh
+realistic_corpus 100000 >/dev/null || die "could not make the realistic corpus"
+say "the production: wave 1 grouped and coded, wave 2 appended"
+psql -X -q -d "$RDB" -v ON_ERROR_STOP=1 -f test/review/production_setup.sql >"$WORK/setup.log" \
+    || { cat "$WORK/setup.log"; die "production_setup.sql failed"; }
+tail -3 "$WORK/setup.log"
+
+# write_pages DIR ARGUMENTS: near_dupe_review_pages(ARGUMENTS) saved into DIR
+# as the README says.
+write_pages() {
+    local dir=$1 arguments=$2 t0
+    mkdir -p "$WORK/$dir"
+    t0=$SECONDS
+    (cd "$WORK/$dir" && psql -X -q -d "$RDB" -v ON_ERROR_STOP=1 >/dev/null) <<SQL || die "writing $dir failed"
+\pset format unaligned
+\pset tuples_only on
+CREATE TEMP TABLE pages AS
+SELECT * FROM near_dupe_review_pages($arguments);
+CREATE INDEX ON pages (file_name);
+\o pages.psql
+SELECT format('SELECT html FROM pages WHERE file_name = %L \g %s', file_name, file_name) FROM pages;
+\o
+\i pages.psql
+SQL
+    rm -f "$WORK/$dir/pages.psql"
+    say "$dir: $(find "$WORK/$dir" -name 'index*.html' | wc -l) index pages, $(find "$WORK/$dir" -name 'group-*.html' | wc -l) group pages, $(du -sh "$WORK/$dir" | cut -f1) in $((SECONDS - t0)) s"
+}
+
+COMMON="'production_groups', 'production_docs', 'id', 'body', label_column => 'bates',
+        status_table => 'production_status', wave_column => 'wave', sig_column => 'sig', threshold => 0.6"
+write_pages all "$COMMON, order_by => 'size', group_pages => false"
+write_pages review "$COMMON, order_by => 'size', show => 'to review'"
+
+# The facts the checks expect, from the tables (never written here).
+IFS='|' read -r DOCUMENTS NO_WORDS NUMBERS_ONLY < <(psql -X -At -d "$RDB" -c "
+    SELECT count(*), count(*) FILTER (WHERE minhash_document_class(body) = 'no words'),
+           count(*) FILTER (WHERE minhash_document_class(body) = 'numbers only')
+      FROM production_docs")
+IFS='|' read -r GREW GREW_STATUS GREW_NEW < <(psql -X -At -d "$RDB" -c "SELECT group_id, status, new_members FROM production_planted WHERE what = 'grew'")
+COPIES=$(psql -X -At -d "$RDB" -c "SELECT group_id FROM production_planted WHERE what = 'copies'")
+EMPTY=$(psql -X -At -d "$RDB" -c "SELECT group_id FROM production_planted WHERE what = 'empty'")
+IFS='|' read -r LINK LINKED < <(psql -X -At -d "$RDB" -c "SELECT group_id, linked_group FROM production_planted WHERE what = 'link'")
+say "to open: group $GREW (coded $GREW_STATUS, $GREW_NEW new members), $COPIES (copies), $EMPTY (empty), $LINK (links to $LINKED)"
+
+# The whole index, ordered by size, as saved.
+python3 test/review/check_production.py index "$WORK/all" --documents "$DOCUMENTS" --page-size 1000 \
+    --class 'no words' "$NO_WORDS" --class 'numbers only' "$NUMBERS_ONLY"
+
+# open NAME DIR PAGE [CHECK_PNG OPTIONS...]: PAGE of DIR in Chromium, its
+# DOM dumped to NAME.dom and a 1200x900 screenshot to NAME.png, checked.
+open_page() {
+    local name=$1 dir=$2 page=$3 t0
+    shift 3
+    t0=$(date +%s.%N)
+    chromium_run --dump-dom "file://$WORK/$dir/$page" >"$WORK/$name.dom" || die "Chromium could not open $dir/$page"
+    say "$dir/$page: $(stat -c %s "$WORK/$dir/$page") bytes, DOM in $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s"
+    chromium_run --window-size=1200,900 --screenshot="$WORK/$name.png" "file://$WORK/$dir/$page" >/dev/null \
+        || die "Chromium could not take a screenshot of $dir/$page"
+    python3 test/review/check_png.py "$WORK/$name.png" --size 1200 900 --min-ink 0.05 "$@"
+}
+
+open_page index all index.html --colour '#dbeafe' 50
+python3 test/review/check_dom.py "$WORK/index.dom" --pages "$WORK/all" --production-index
+
+open_page grew review "group-$GREW.html" --colour '#ffd8a8' 50
+python3 test/review/check_dom.py "$WORK/grew.dom" --pages "$WORK/review"
+python3 test/review/check_production.py group "$WORK/grew.dom" --dir "$WORK/review" --status "$GREW_STATUS" --grew "$GREW_NEW"
+
+open_page copies review "group-$COPIES.html" --colour '#0969da' 50
+python3 test/review/check_dom.py "$WORK/copies.dom" --pages "$WORK/review" --copies 3
+python3 test/review/check_production.py group "$WORK/copies.dom" --dir "$WORK/review" --new --copies 100002 100003 100004
+
+open_page empty review "group-$EMPTY.html" --colour '#e4e8ee' 50
+python3 test/review/check_dom.py "$WORK/empty.dom" --pages "$WORK/review" --doc-class 'no words'
+python3 test/review/check_production.py group "$WORK/empty.dom" --dir "$WORK/review" --new --doc-class 'no words'
+
+open_page link review "group-$LINK.html"
+python3 test/review/check_production.py group "$WORK/link.dom" --dir "$WORK/review" --new --link-to "$LINKED"
+
+# The checks bite: the index with two rows of different sizes swapped, and
+# with a row taken out, must fail.
+spoil() {
+    local name=$1 script=$2
+    rm -rf "$WORK/spoiled" && cp -r "$WORK/all" "$WORK/spoiled"
+    python3 - "$WORK/spoiled/index.html" "$script" <<'PY'
+import re, sys
+path, how = sys.argv[1], sys.argv[2]
+page = open(path, encoding="utf-8").read()
+rows = re.findall(r"<tr><td class=\"group\">.*?</tr>", page)
+if how == "swap":
+    page = page.replace(rows[0], "\0").replace(rows[-1], rows[0]).replace("\0", rows[-1])
+else:
+    page = page.replace(rows[1] + "\n", "", 1)
+open(path, "w", encoding="utf-8").write(page)
+PY
+    if python3 test/review/check_production.py index "$WORK/spoiled" --documents "$DOCUMENTS" --page-size 1000 \
+            >/dev/null 2>"$WORK/spoiled.err"; then
+        die "the index spoiled ($name) passed check_production.py"
+    fi
+    say "spoiled ($name) fails as it should: $(head -1 "$WORK/spoiled.err")"
+}
+spoil "the largest group last" swap
+spoil "a row taken out" drop
+say "passed"
