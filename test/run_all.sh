@@ -60,6 +60,8 @@ EXTRA_SUITES=(
     test/accuracy/approx_recall_realistic.sh
     test/clients/clients.sh
     test/review/review_page.sh
+    # a two-wave production of 100,000 realistic documents: its pages in Chromium
+    test/review/production_pages.sh
     # minhash on Citus (a coordinator and two workers): Citus built once into
     # /var/cache/minhash-citus from ../shared/vendor/citus-13.2.2.tar.gz or
     # MINHASH_CITUS_SRC, skipped in one line without either (test/citus/README.md).

@@ -32,6 +32,8 @@ one side only where the other side was cut by the page's size cap.
 --identical, --cut-note, --labels, --differences, --page/--max-bytes check
 the features of near_dupe_review_html's labelled form; --index checks an
 index page (near_dupe_review_index_html) instead of a group page.
+--status, --new-group, --new-members and --link-to check what a production's
+group page (near_dupe_review_pages, --pages DIR) says of its group.
 Options add checks for a known fixture: the number of members, the pivot's
 key, a TEXT that must appear as text (not markup) somewhere, and TEXT that
 must appear in the left or right column of member MEMBER (its key) outside
@@ -265,6 +267,9 @@ def check(path, args):
     for cls in args.doc_class:
         if cls not in [b.text() for b in root.find_all("span", "doc-class")]:
             fail(problems, f"no class badge {cls!r} (span.doc-class)")
+    if "no words" in args.doc_class and not root.find_all(None, "empty-note"):
+        fail(problems, "an empty text is not said to have no words (.empty-note)")
+    check_production_summary(root, args, problems)
     if args.members is not None and len(sections) != args.members:
         fail(problems, f"{len(sections)} member sections, expected {args.members}")
     if args.pivot is not None and pivot is not None and pivot.text() != args.pivot:
@@ -345,6 +350,38 @@ def check(path, args):
           f"{mark_count} chunks paired, {len(identical)} identical, {links} links"
           f"{', a note of what was cut' if cut_notes else ''}")
     return True
+
+
+def check_production_summary(root, args, problems):
+    """What a production's group page (near_dupe_review_pages) says of the
+    group in its summary: its status, its mark from the latest wave, the
+    members marked new, a link to another group."""
+    summary = root.find_all("header", "summary")
+    text = " ".join(summary[0].text().split()) if summary else ""
+    if args.status is not None and f"Status: {args.status}" not in text:
+        fail(problems, f"the summary does not give the status {args.status!r}")
+    if args.new_group and not re.search(r"\bNew in wave \d+\b", text):
+        fail(problems, "the summary does not mark the group new")
+    if args.new_members is not None:
+        if not re.search(r"\bGrew in wave \d+: %d new members?\b" % args.new_members, text):
+            fail(problems, f"the summary does not say the group grew by {args.new_members}")
+        # A member's name is drawn in its heading and again above its
+        # column: count the keys the "new" badges follow, once each.
+        marked = set()
+        for parent in root.walk():
+            key = None
+            for child in parent.children:
+                if isinstance(child, Node) and child.tag == "span":
+                    if "key" in child.classes():
+                        key = child.text().strip()
+                    elif "new" in child.classes() and child.text().strip() == "new":
+                        marked.add(key)
+        if len(marked) != args.new_members or None in marked:
+            fail(problems, f"members {sorted(marked, key=str)} marked new, expected {args.new_members}")
+    if args.link_to is not None:
+        links = [a for s in summary for a in s.find_all("a") if a.attrs.get("href") == f"group-{args.link_to}.html"]
+        if not any(a.text().strip() == str(args.link_to) for a in links):
+            fail(problems, f"the summary does not link to group {args.link_to}")
 
 
 def check_index(path, root, problems, links):
@@ -450,6 +487,10 @@ def main():
     parser.add_argument("--production-index", action="store_true",
                         help="with --pages: an index page of a production; only the checks of any page "
                         "(its group pages may not be saved: check_production.py checks where its rows link)")
+    parser.add_argument("--status", help="a production's group page: the summary gives this status")
+    parser.add_argument("--new-group", action="store_true", help="a production's group page: marked new")
+    parser.add_argument("--new-members", type=int, help="a production's group page: grew, this many members marked new")
+    parser.add_argument("--link-to", type=int, metavar="GROUP", help="a production's group page: links to GROUP")
     parser.add_argument("--pivot")
     parser.add_argument("--text", action="append", default=[])
     parser.add_argument("--unmarked", nargs=3, action="append", default=[], metavar=("SIDE", "MEMBER", "TEXT"))

@@ -20,6 +20,11 @@ Checked:
     near-duplicates and of a group of one any other;
   * every group page saved: linked to the index page that lists it, and to
     the previous and next group in the index's order (none at either end).
+Options add what the caller knows of the production (from its tables):
+  * --documents N: the rows' sizes add up to N, every document of the table;
+  * --order size: sizes never increase from the first row of the first
+    page to the last of the last, ties by group id (order_by => 'size');
+  * --class NAME COUNT: COUNT rows of class NAME ('no words' 2).
 Prints one line on success; exits 1 with the problems otherwise.
 """
 import argparse
@@ -51,6 +56,10 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("--dom", metavar="DOMDIR")
     parser.add_argument("--index-only", action="store_true", help="no group page saved: links to them not resolved")
+    parser.add_argument("--documents", type=int, help="the sizes add up to this many documents")
+    parser.add_argument("--order", choices=["size"], help="the rows' order (size: largest first, ties by group id)")
+    parser.add_argument("--class", dest="classes", nargs=2, action="append", default=[], metavar=("NAME", "COUNT"),
+                        help="this many rows of this class")
     args = parser.parse_args()
     problems = []
     names = sorted(os.listdir(args.dir))
@@ -126,10 +135,15 @@ def main():
         for dd in root.find_all("dd"):
             summary.setdefault(tuple(dd.classes()), dd.text())
 
-    # All index pages together against the summary, when all is shown.
-    shown = re.match(r"all ([0-9]+) of ([0-9]+)", summary.get(("shown",), ""))
-    if shown:
-        if int(shown.group(1)) != len(order) or summary.get(("groups",)) != str(len(order)):
+    # All index pages together against the summary: the rows it says are
+    # shown, and when all is shown, its counts.
+    shown = re.match(r"(all|to review:) ([0-9]+) of ([0-9]+)", summary.get(("shown",), ""))
+    if not shown:
+        problems.append(f"the summary does not say how many groups are shown: {summary.get(('shown',))!r}")
+    elif int(shown.group(2)) != len(order):
+        problems.append(f"{len(order)} rows, the summary says {summary.get(('shown',))!r}")
+    if shown and shown.group(1) == "all":
+        if int(shown.group(2)) != len(order) or summary.get(("groups",)) != str(len(order)):
             problems.append(f"{len(order)} rows, the summary says {summary.get(('groups',))} groups, "
                             f"{summary.get(('shown',))!r}")
         if summary.get(("documents",)) != str(sum(sizes.values())):
@@ -141,6 +155,19 @@ def main():
                     if name == "near-duplicates" else str(len(groups)))
             if said != want:
                 problems.append(f"class {name}: the rows say {want!r}, the summary {said!r}")
+
+    # What the caller knows of the production.
+    if args.documents is not None and sum(sizes.values()) != args.documents:
+        problems.append(f"sizes add up to {sum(sizes.values())}, the table holds {args.documents} documents")
+    if args.order == "size":
+        for (before, _), (after, n) in zip(order, order[1:]):
+            if (sizes[after], -after) > (sizes[before], -before):
+                problems.append(f"{index_name(n)}: group {after} of {sizes[after]} documents after group {before} "
+                                f"of {sizes[before]}: not largest first")
+    for name, count in args.classes:
+        found = sum(1 for g in classes if classes[g] == name)
+        if found != int(count):
+            problems.append(f"{found} rows of class {name!r}, expected {count}")
 
     # Each group page: its index page, its neighbours in the index's order.
     for i, (group, n) in enumerate(order):

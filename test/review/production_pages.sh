@@ -3,9 +3,9 @@
 # production (test/review/production_setup.sql: wave 1 grouped and coded,
 # wave 2 appended) written by near_dupe_review_pages the way the README
 # saves pages (psql, unaligned, tuples only, one \g FILE per page), opened
-# in headless Chromium, the DOM it builds checked by check_production.py
-# (with check_dom.py's checks on every page opened) and screenshots checked
-# by check_png.py:
+# in headless Chromium; every page saved checked by check_pages.py, the
+# DOM Chromium builds of the pages opened by check_dom.py, and their
+# screenshots by check_png.py:
 #   - the whole index ordered by size (every page): every document counted
 #     once, sizes never increasing, every group once;
 #   - a coded group that grew in wave 2: its status, its mark, its new
@@ -85,9 +85,13 @@ EMPTY=$(psql -X -At -d "$RDB" -c "SELECT group_id FROM production_planted WHERE 
 IFS='|' read -r LINK LINKED < <(psql -X -At -d "$RDB" -c "SELECT group_id, linked_group FROM production_planted WHERE what = 'link'")
 say "to open: group $GREW (coded $GREW_STATUS, $GREW_NEW new members), $COPIES (copies), $EMPTY (empty), $LINK (links to $LINKED)"
 
-# The whole index, ordered by size, as saved.
-python3 test/review/check_production.py index "$WORK/all" --documents "$DOCUMENTS" --page-size 1000 \
+# Every page as saved: nothing active, links to pages of the folder, the
+# index pages numbered and linked in turn, every group once, the group
+# pages linked to their index page and neighbours (check_pages.py); the
+# whole production's index, largest first, holds every document of the table.
+python3 test/review/check_pages.py "$WORK/all" --index-only --documents "$DOCUMENTS" --order size \
     --class 'no words' "$NO_WORDS" --class 'numbers only' "$NUMBERS_ONLY"
+python3 test/review/check_pages.py "$WORK/review" --order size
 
 # open NAME DIR PAGE [CHECK_PNG OPTIONS...]: PAGE of DIR in Chromium, its
 # DOM dumped to NAME.dom and a 1200x900 screenshot to NAME.png, checked.
@@ -102,30 +106,28 @@ open_page() {
     python3 test/review/check_png.py "$WORK/$name.png" --size 1200 900 --min-ink 0.05 "$@"
 }
 
+# The index by size: status badges drawn.
 open_page index all index.html --colour '#dbeafe' 50
 python3 test/review/check_dom.py "$WORK/index.dom" --pages "$WORK/all" --production-index
-
+# A coded group that grew: its status, its mark, its new members (badges drawn).
 open_page grew review "group-$GREW.html" --colour '#ffd8a8' 50
-python3 test/review/check_dom.py "$WORK/grew.dom" --pages "$WORK/review"
-python3 test/review/check_production.py group "$WORK/grew.dom" --dir "$WORK/review" --status "$GREW_STATUS" --grew "$GREW_NEW"
-
+python3 test/review/check_dom.py "$WORK/grew.dom" --pages "$WORK/review" --status "$GREW_STATUS" --new-members "$GREW_NEW"
+# Members identical to each other: one text, three names (the line's border drawn).
 open_page copies review "group-$COPIES.html" --colour '#0969da' 50
-python3 test/review/check_dom.py "$WORK/copies.dom" --pages "$WORK/review" --copies 3
-python3 test/review/check_production.py group "$WORK/copies.dom" --dir "$WORK/review" --new --copies 100002 100003 100004
-
+python3 test/review/check_dom.py "$WORK/copies.dom" --pages "$WORK/review" --new-group --copies 3
+# An empty document: its badge and note.
 open_page empty review "group-$EMPTY.html" --colour '#e4e8ee' 50
-python3 test/review/check_dom.py "$WORK/empty.dom" --pages "$WORK/review" --doc-class 'no words'
-python3 test/review/check_production.py group "$WORK/empty.dom" --dir "$WORK/review" --new --doc-class 'no words'
-
+python3 test/review/check_dom.py "$WORK/empty.dom" --pages "$WORK/review" --new-group --doc-class 'no words'
+# A new document near a member of a coded group: the link to that group.
 open_page link review "group-$LINK.html"
-python3 test/review/check_production.py group "$WORK/link.dom" --dir "$WORK/review" --new --link-to "$LINKED"
+python3 test/review/check_dom.py "$WORK/link.dom" --pages "$WORK/review" --new-group --link-to "$LINKED"
 
-# The checks bite: the index with two rows of different sizes swapped, and
-# with a row taken out, must fail.
+# The checks bite: the index to review with its largest and last rows
+# swapped, and with a row taken out, must fail.
 spoil() {
-    local name=$1 script=$2
-    rm -rf "$WORK/spoiled" && cp -r "$WORK/all" "$WORK/spoiled"
-    python3 - "$WORK/spoiled/index.html" "$script" <<'PY'
+    local name=$1 how=$2
+    rm -rf "$WORK/spoiled" && mkdir "$WORK/spoiled" && cp "$WORK"/review/index*.html "$WORK/spoiled/"
+    python3 - "$WORK/spoiled/index.html" "$how" <<'PY'
 import re, sys
 path, how = sys.argv[1], sys.argv[2]
 page = open(path, encoding="utf-8").read()
@@ -136,9 +138,8 @@ else:
     page = page.replace(rows[1] + "\n", "", 1)
 open(path, "w", encoding="utf-8").write(page)
 PY
-    if python3 test/review/check_production.py index "$WORK/spoiled" --documents "$DOCUMENTS" --page-size 1000 \
-            >/dev/null 2>"$WORK/spoiled.err"; then
-        die "the index spoiled ($name) passed check_production.py"
+    if python3 test/review/check_pages.py "$WORK/spoiled" --index-only --order size >/dev/null 2>"$WORK/spoiled.err"; then
+        die "the index spoiled ($name) passed check_pages.py"
     fi
     say "spoiled ($name) fails as it should: $(head -1 "$WORK/spoiled.err")"
 }
