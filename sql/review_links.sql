@@ -165,7 +165,7 @@ SELECT p.oid::regprocedure AS unnamed
    AND NOT EXISTS (SELECT FROM pg_operator o WHERE p.oid IN (o.oprcode, o.oprrest, o.oprjoin))
    AND NOT EXISTS (SELECT FROM pg_amproc a WHERE a.amproc = p.oid)
    AND NOT EXISTS (SELECT FROM pg_cast c WHERE c.castfunc = p.oid)
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- Named calls, in another order, draw the pages positional calls draw.
 SELECT near_dupe_review_html('links_groups', 'links_docs', 'id', 'body', 1, 5, 'title', 65536)
