@@ -119,6 +119,28 @@ COMMENT ON FUNCTION minhash_internal.review_style() IS 'the style sheet of the r
 
 ----- Group pages -----
 
+-- The checks of a group page's arguments, made by near_dupe_review_pages
+-- too before it reads anything, so that a bad value fails at once rather
+-- than at the first group page.
+CREATE FUNCTION minhash_internal.review_check_page_arguments(min_words integer, max_text_bytes bigint)
+	RETURNS void
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+BEGIN
+	IF max_text_bytes < 16384 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = format('max_text_bytes must be at least 16384, not %s', max_text_bytes),
+			HINT = 'Give the bytes of document text a group page may show, 2097152 (2 MB) by default.';
+	END IF;
+	IF min_words < 1 THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION minhash_internal.review_check_page_arguments(integer, bigint) IS 'raises 22023 unless min_words >= 1 and max_text_bytes >= 16384 (the arguments of a group page)';
+
 -- One group's page, as near_dupe_review_html draws it, with what the
 -- production's pages add: extra_summary (escaped HTML: navigation, the
 -- group's review status, what is new) at the end of the summary box, and
@@ -194,15 +216,7 @@ DECLARE
 	body text;
 	empty_note constant text := '<span class="empty-note">no words: this document is empty or has no letters or digits</span>';
 BEGIN
-	IF max_text_bytes < 16384 THEN
-		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-			MESSAGE = format('max_text_bytes must be at least 16384, not %s', max_text_bytes),
-			HINT = 'Give the bytes of document text the page may show, 2097152 (2 MB) by default.';
-	END IF;
-	IF min_words < 1 THEN
-		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
-	END IF;
+	PERFORM minhash_internal.review_check_page_arguments(min_words, max_text_bytes);
 	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, group_id, NULL::regclass, NULL::name);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
@@ -714,15 +728,7 @@ BEGIN
 			MESSAGE = format('unrecognized show: %s', left(show, 40)),
 			HINT = 'Show ''all'' groups (the default) or those ''to review'': without a status row, new or grown in the latest wave, or resembled by a new document.';
 	END IF;
-	IF max_text_bytes < 16384 THEN
-		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-			MESSAGE = format('max_text_bytes must be at least 16384, not %s', max_text_bytes),
-			HINT = 'Give the bytes of document text a group page may show, 2097152 (2 MB) by default.';
-	END IF;
-	IF min_words < 1 THEN
-		RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-			MESSAGE = 'min_words must be at least 1', HINT = 'Shared passages are chunks of at least min_words words; 5 by default.';
-	END IF;
+	PERFORM minhash_internal.review_check_page_arguments(min_words, max_text_bytes);
 	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, coalesce(label_column, key_column)] LOOP
 		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
 			RAISE EXCEPTION USING ERRCODE = 'undefined_column',

@@ -23,22 +23,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-die() { printf 'production_pages: ERROR: %s\n' "$*" >&2; exit 1; }
-say() { printf 'production_pages: [%3ss] %s\n' "$SECONDS" "$*"; }
-
-CHROMIUM="${CHROMIUM:-chromium}"
-command -v "$CHROMIUM" >/dev/null 2>&1 || die "$CHROMIUM not found: apt-get install --no-install-recommends chromium"
-command -v python3 >/dev/null 2>&1 || die "python3 not found"
-
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/minhash-production.XXXXXX")"
-chmod 755 "$WORK"
-trap '[[ -n "${MINHASH_REVIEW_KEEP:-}" ]] && echo "production_pages: pages kept in $WORK" || rm -rf "$WORK"' EXIT
-
-chromium_run() {
-    timeout 300 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --no-first-run --disable-extensions --hide-scrollbars \
-        --user-data-dir="$WORK/profile" "$@" 2>>"$WORK/chromium.log"
-}
+# shellcheck source=browser_lib.sh
+source test/review/browser_lib.sh
+review_browser_start production_pages
 
 # shellcheck source=../bench/realistic_lib.sh
 source test/bench/realistic_lib.sh

@@ -20,23 +20,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-die() { printf 'review_page: ERROR: %s\n' "$*" >&2; exit 1; }
-say() { printf 'review_page: [%3ss] %s\n' "$SECONDS" "$*"; }
-
-CHROMIUM="${CHROMIUM:-chromium}"
-command -v "$CHROMIUM" >/dev/null 2>&1 || die "$CHROMIUM not found: apt-get install --no-install-recommends chromium"
-command -v python3 >/dev/null 2>&1 || die "python3 not found"
-
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/minhash-review.XXXXXX")"
-trap '[[ -n "${MINHASH_REVIEW_KEEP:-}" ]] || rm -rf "$WORK"' EXIT
-
-# chromium_run ARGS... FILE: headless, with a profile of its own; as root
-# Chromium needs --no-sandbox (the page is our own file and runs no script).
-chromium_run() {
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --no-first-run --disable-extensions --hide-scrollbars \
-        --user-data-dir="$WORK/profile" "$@" 2>>"$WORK/chromium.log"
-}
+# shellcheck source=browser_lib.sh
+source test/review/browser_lib.sh
+review_browser_start review_page
 
 say "writing the pages with psql"
 psql -X -q -v ON_ERROR_STOP=1 -v work="$WORK" <<'SQL'
