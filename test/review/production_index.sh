@@ -19,10 +19,10 @@ source test/bench/realistic_lib.sh
 
 DOCS="${1:-100000}"
 GROUP_PAGES="${2:-false}"
-CHROMIUM="${CHROMIUM:-chromium}"
+# shellcheck source=browser_lib.sh
+source test/review/browser_lib.sh
+review_browser_start production_index
 realistic_corpus "$DOCS"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/minhash-index.XXXXXX")"
-trap '[[ -n "${MINHASH_REVIEW_KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 
 psql -X -q -d "$RDB" -v ON_ERROR_STOP=1 -v first=$((DOCS * 10 / 11)) <<'SQL'
 SET client_min_messages = warning;
@@ -59,6 +59,7 @@ CREATE TEMP TABLE pages AS
 SELECT * FROM near_dupe_review_pages('rb_groups', 'rb_docs', 'id', 'body', label_column => 'path',
                                      status_table => 'rb_status', wave_column => 'wave',
                                      group_pages => :group_pages);
+CREATE INDEX ON pages (file_name);
 \o pages.psql
 SELECT format('SELECT html FROM pages WHERE file_name = %L \g %s', file_name, file_name) FROM pages;
 \o
@@ -80,11 +81,6 @@ psql -X -d "$RDB" -c '\timing on' -c "SELECT count(*), sum(octet_length(html)) F
 
 # Chromium: the largest index page, DOM then screenshot.
 largest=$(ls -S "$WORK"/index*.html | sed -n 1p)
-chromium_run() {
-    timeout 300 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --no-first-run --disable-extensions --hide-scrollbars \
-        --user-data-dir="$WORK/profile" "$@" 2>>"$WORK/chromium.log"
-}
 chromium_run --dump-dom about:blank >/dev/null   # a first start, not timed
 for what in dump-dom screenshot; do
     t0=$(date +%s.%N)
