@@ -119,6 +119,27 @@ COMMENT ON FUNCTION minhash_internal.review_style() IS 'the style sheet of the r
 
 ----- Group pages -----
 
+-- The columns a page reads from the source, each a column of it (42703
+-- with the hint of the nearest names otherwise).
+CREATE FUNCTION minhash_internal.review_check_columns(source regclass, columns name[])
+	RETURNS void
+	LANGUAGE plpgsql STABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp AS $function$
+DECLARE
+	column_name name;
+BEGIN
+	FOREACH column_name IN ARRAY columns LOOP
+		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
+			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
+				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
+				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
+		END IF;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION minhash_internal.review_check_columns(regclass, name[]) IS 'raises 42703, with a hint of the nearest names, unless every name in columns is a column of source (the columns a review page reads)';
+
 -- The checks of a group page's arguments, made by near_dupe_review_pages
 -- too before it reads anything, so that a bad value fails at once rather
 -- than at the first group page.
@@ -171,7 +192,6 @@ DECLARE
 	member record;
 	pair record;
 	folded record;
-	column_name name;
 	group_rows bigint;
 	pivots bigint;
 	pivot_key text;
@@ -222,13 +242,7 @@ BEGIN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message,
 			HINT = problem.hint;
 	END IF;
-	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, label_column] LOOP
-		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
-			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
-				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
-				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
-		END IF;
-	END LOOP;
+	PERFORM minhash_internal.review_check_columns(source, ARRAY[key_column, text_column, label_column]);
 
 	EXECUTE format('SELECT count(*), count(DISTINCT g.pivot::text) + (count(*) > count(g.pivot))::integer, min(g.pivot::text) FROM %s g WHERE g.group_id = $1',
 				   group_table)
@@ -729,13 +743,7 @@ BEGIN
 			HINT = 'Show ''all'' groups (the default) or those ''to review'': without a status row, new or grown in the latest wave, or resembled by a new document.';
 	END IF;
 	PERFORM minhash_internal.review_check_page_arguments(min_words, max_text_bytes);
-	FOREACH column_name IN ARRAY ARRAY[key_column, text_column, coalesce(label_column, key_column)] LOOP
-		IF NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = source AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped) THEN
-			RAISE EXCEPTION USING ERRCODE = 'undefined_column',
-				MESSAGE = format('column "%s" of relation %s does not exist', column_name, source),
-				HINT = minhash_internal.near_dupe_column_hint(source, column_name);
-		END IF;
-	END LOOP;
+	PERFORM minhash_internal.review_check_columns(source, ARRAY[key_column, text_column, coalesce(label_column, key_column)]);
 	SELECT * INTO problem FROM minhash_internal.near_dupe_report_problem(group_table, true, NULL::bigint, source, key_column);
 	IF problem.message IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = problem.sqlstate, MESSAGE = problem.message, HINT = problem.hint;
